@@ -1,0 +1,276 @@
+/**
+ * Settings: `.env` files and the real environment, validated into one frozen Config.
+ *
+ * Files load like Symfony's Dotenv: `.env`, `.env.local` (skipped when APP_ENV=test),
+ * `.env.<APP_ENV>`, `.env.<APP_ENV>.local`; later files win, real environment variables win
+ * over every file. A bad value throws a ConfigError whose message names the setting and never
+ * echoes a secret.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parseTrustedProxies, type TrustedProxies } from './proxies.js';
+import { parseTrustedHosts, type HostMatcher } from './hosts.js';
+
+export type AppEnv = 'dev' | 'prod' | 'test';
+
+/** A namespace: a path prefix ending in `/`, optionally on its own origin. */
+export interface Namespace {
+  /** `https://docs.example.com` when the setting was an absolute URL, else undefined. */
+  readonly origin: string | undefined;
+  /** Always starts and ends with `/`. */
+  readonly path: string;
+}
+
+export interface Namespaces {
+  readonly doc: Namespace;
+  readonly problem: Namespace;
+  readonly schema: Namespace;
+  readonly service: Namespace;
+  readonly static: Namespace;
+  readonly admin: Namespace;
+}
+
+export interface Secrets {
+  readonly APP_ID: string;
+  readonly APP_KEY: string;
+  readonly ACCESS_TOKEN: string;
+  readonly APP_SECRET: string;
+  readonly JWT_PASSPHRASE: string;
+  readonly BROKER_PASSWORD: string;
+}
+
+export interface Config {
+  readonly appEnv: AppEnv;
+  readonly debug: boolean;
+  readonly host: string;
+  readonly port: number;
+  /** `https://api.example.com` (no trailing slash), or undefined to derive it per request. */
+  readonly baseUrl: string | undefined;
+  readonly namespaces: Namespaces;
+  readonly secrets: Secrets;
+  /** `amqp://user:password@host:port/vhost`; nothing connects to it yet. */
+  readonly brokerUrl: string;
+  readonly trustedProxies: TrustedProxies;
+  readonly trustedHosts: HostMatcher | undefined;
+  readonly varDir: string;
+  readonly logDir: string;
+  readonly logTimeZone: string;
+  readonly logMaxFiles: number;
+  readonly notFoundCacheControl: string;
+  readonly publicDir: string;
+  readonly posterApi: boolean;
+  readonly jwt: {
+    readonly secretKeyPath: string;
+    readonly publicKeyPath: string;
+    readonly tokenTtl: number;
+    readonly clockSkew: number;
+  };
+  readonly profilerMax: number;
+  readonly workers: number;
+}
+
+/** The settings whose values are never shown: in errors, logs, responses or the profiler. */
+export const SECRET_SETTINGS = [
+  'APP_ID',
+  'APP_KEY',
+  'ACCESS_TOKEN',
+  'APP_SECRET',
+  'JWT_PASSPHRASE',
+  'BROKER_PASSWORD',
+] as const satisfies readonly (keyof Secrets)[];
+
+export const DEFAULT_NOT_FOUND_CACHE_CONTROL = 'immutable, max-age=31536000, public';
+
+/** A setting with an unusable value; the message is one line fit for a start-up failure. */
+export class ConfigError extends Error {
+  readonly setting: string;
+  constructor(setting: string, problem: string) {
+    super(`Invalid setting ${setting}: ${problem}`);
+    this.name = 'ConfigError';
+    this.setting = setting;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the env files in `dir` under the real environment `env` and returns the merged
+ * variables (real environment last, so it wins).
+ */
+export function readEnvFiles(dir: string, env: Env): Record<string, string | undefined> {
+  const fromFile = (name: string): Record<string, string> => {
+    const path = join(dir, name);
+    if (!existsSync(path)) return {};
+    try {
+      return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+    } catch (err) {
+      throw new ConfigError(name, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  const base = { ...fromFile('.env') };
+  const appEnvSoFar = env.APP_ENV ?? base.APP_ENV ?? 'dev';
+  const local = appEnvSoFar === 'test' ? {} : fromFile('.env.local');
+  const appEnv = env.APP_ENV ?? local.APP_ENV ?? base.APP_ENV ?? 'dev';
+  return {
+    ...base,
+    ...local,
+    ...fromFile(`.env.${appEnv}`),
+    ...fromFile(`.env.${appEnv}.local`),
+    ...env,
+  };
+}
+
+/** Reads the env files of `dir` (default: the working directory) and validates them. */
+export function loadConfig(options: { dir?: string; env?: Env } = {}): Config {
+  const dir = options.dir ?? process.cwd();
+  return parseConfig(readEnvFiles(dir, options.env ?? process.env), dir);
+}
+
+/** Validates merged variables into a frozen Config; relative paths resolve against `dir`. */
+export function parseConfig(vars: Env, dir: string): Config {
+  const read = (name: string): string | undefined => {
+    const value = vars[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const appEnv = parseAppEnv(read('APP_ENV'));
+  const varDir = resolve(dir, read('VAR_DIR') ?? 'var');
+  const secrets = parseSecrets(read, appEnv);
+  const config: Config = {
+    appEnv,
+    debug: parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev'),
+    host: read('HOST') ?? '127.0.0.1',
+    port: parseInteger('PORT', read('PORT'), 8000, 0, 65535),
+    baseUrl: parseBaseUrl(read('BASE_URL')),
+    namespaces: {
+      doc: parseNamespace('DOC_BASE', read('DOC_BASE') ?? '/doc/'),
+      problem: parseNamespace('PROBLEM_BASE', read('PROBLEM_BASE') ?? '/problem/'),
+      schema: parseNamespace('SCHEMA_BASE', read('SCHEMA_BASE') ?? '/schema/'),
+      service: parseNamespace('SERVICE_BASE', read('SERVICE_BASE') ?? '/api/'),
+      static: parseNamespace('STATIC_BASE', read('STATIC_BASE') ?? '/static/'),
+      admin: parseNamespace('ADMIN_BASE', read('ADMIN_BASE') ?? '/admin/'),
+    },
+    secrets,
+    brokerUrl: buildBrokerUrl(read, secrets.BROKER_PASSWORD),
+    trustedProxies: wrap('TRUSTED_PROXIES', () => parseTrustedProxies(read('TRUSTED_PROXIES') ?? '')),
+    trustedHosts: wrap('TRUSTED_HOSTS', () => parseTrustedHosts(read('TRUSTED_HOSTS') ?? '')),
+    varDir,
+    logDir: resolve(dir, read('LOG_DIR') ?? join(varDir, 'log')),
+    logTimeZone: parseTimeZone('LOG_TIMEZONE', read('LOG_TIMEZONE') ?? 'Europe/Madrid'),
+    logMaxFiles: parseInteger('LOG_MAX_FILES', read('LOG_MAX_FILES'), 10, 1, 10_000),
+    notFoundCacheControl: read('NOT_FOUND_CACHE_CONTROL') ?? DEFAULT_NOT_FOUND_CACHE_CONTROL,
+    publicDir: resolve(dir, read('PUBLIC_DIR') ?? 'public'),
+    posterApi: parseFlag('POSTER_API', read('POSTER_API'), false),
+    jwt: {
+      secretKeyPath: resolve(dir, read('JWT_SECRET_KEY') ?? 'config/jwt/private.pem'),
+      publicKeyPath: resolve(dir, read('JWT_PUBLIC_KEY') ?? 'config/jwt/public.pem'),
+      tokenTtl: parseInteger('JWT_TOKEN_TTL', read('JWT_TOKEN_TTL'), 3600, 1, 31_536_000),
+      clockSkew: parseInteger('JWT_CLOCK_SKEW', read('JWT_CLOCK_SKEW'), 10, 0, 3600),
+    },
+    profilerMax: parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, 100_000),
+    workers: parseInteger('WORKERS', read('WORKERS'), 1, 1, 256),
+  };
+  return deepFreeze(config);
+}
+
+function wrap<T>(setting: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new ConfigError(setting, (err as Error).message);
+  }
+}
+
+function parseAppEnv(value: string | undefined): AppEnv {
+  if (value === undefined) return 'dev';
+  if (value === 'dev' || value === 'prod' || value === 'test') return value;
+  throw new ConfigError('APP_ENV', `${JSON.stringify(value)} is not one of dev, prod, test`);
+}
+
+function parseFlag(setting: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === '1') return true;
+  if (value === '0') return false;
+  throw new ConfigError(setting, `${JSON.stringify(value)} is not 0 or 1`);
+}
+
+function parseInteger(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new ConfigError(setting, `${JSON.stringify(value)} is not a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(setting, `${value} is out of range (${min}-${max})`);
+  return n;
+}
+
+function parseBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = parseHttpUrl(value);
+  if (url === undefined || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    throw new ConfigError('BASE_URL', `${JSON.stringify(value)} is not an http(s) origin such as https://api.example.com`);
+  }
+  return url.origin;
+}
+
+function parseHttpUrl(value: string): URL | undefined {
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/doc/` or `https://docs.example.com/doc/`: a prefix ending in `/`. */
+export function parseNamespace(setting: string, value: string): Namespace {
+  const problem = `${JSON.stringify(value)} is not a path or absolute URL ending in "/"`;
+  if (value.startsWith('/')) {
+    if (!value.endsWith('/') || value.startsWith('//') || /[?#\s]/.test(value)) throw new ConfigError(setting, problem);
+    return { origin: undefined, path: value };
+  }
+  const url = parseHttpUrl(value);
+  if (url === undefined || !url.pathname.endsWith('/') || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(setting, problem);
+  }
+  return { origin: url.origin, path: url.pathname };
+}
+
+function parseTimeZone(setting: string, value: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(setting, `${JSON.stringify(value)} is not a known time zone`);
+  }
+}
+
+function parseSecrets(read: (name: string) => string | undefined, appEnv: AppEnv): Secrets {
+  const secrets = {} as Record<keyof Secrets, string>;
+  for (const name of SECRET_SETTINGS) {
+    const value = read(name);
+    // Never echo the value: say only what is wrong with it.
+    if (value === undefined && appEnv === 'prod') throw new ConfigError(name, 'must be set (non-empty) in prod');
+    secrets[name] = value ?? '';
+  }
+  return secrets;
+}
+
+function buildBrokerUrl(read: (name: string) => string | undefined, password: string): string {
+  const host = read('BROKER_HOST') ?? 'localhost';
+  if (!/^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host)) {
+    throw new ConfigError('BROKER_HOST', `${JSON.stringify(host)} is not a host name or address`);
+  }
+  const port = parseInteger('BROKER_PORT', read('BROKER_PORT'), 5672, 1, 65535);
+  const user = read('BROKER_USER') ?? 'guest';
+  const vhost = read('BROKER_VHOST') ?? '/';
+  const credentials = `${encodeURIComponent(user)}${password === '' ? '' : `:${encodeURIComponent(password)}`}`;
+  return `amqp://${credentials}@${host}:${port}/${encodeURIComponent(vhost)}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  // Typed arrays (address bytes) cannot be frozen; they are never handed out for writing.
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

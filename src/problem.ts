@@ -1,0 +1,192 @@
+/**
+ * Problems (RFC 9457): the error classes every part of the service throws, their type URIs,
+ * and their JSON and HTML representations with the observed headers.
+ */
+import { STATUS_CODES } from 'node:http';
+import { escapeHtml, renderDefinitions, renderPage } from './html.js';
+import type { Representation } from './negotiation.js';
+
+export type ProblemCode =
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'invalid_method_override'
+  | 'invalid_host'
+  | 'untrusted_host'
+  | 'store_not_writable'
+  | 'file_cannot_be_opened'
+  | 'token_not_found'
+  | 'internal_error';
+
+/** Base of every error the service answers with; one boundary (the app) renders it. */
+export class Problem extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  /** Extra response headers (Allow, WWW-Authenticate, Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Extension members of the problem document. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: ProblemCode,
+    status: number,
+    detail: string,
+    options: { headers?: Record<string, string>; extensions?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'Problem';
+    this.code = code;
+    this.status = status;
+    this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
+  }
+
+  get title(): string {
+    return STATUS_CODES[this.status] ?? 'Error';
+  }
+}
+
+/** No route matches the path, whatever the method. */
+export class RouteNotFound extends Problem {
+  constructor(method: string, rawPath: string, referer: string | undefined) {
+    const from = referer ? ` (from "${referer}")` : '';
+    super('route_not_found', 404, `No route found for "${method} ${rawPath}"${from}`);
+  }
+}
+
+/** The path is routed, the method is not. */
+export class MethodNotAllowed extends Problem {
+  readonly allow: readonly string[];
+  constructor(method: string, rawPath: string, allow: readonly string[]) {
+    const list = allow.join(', ');
+    super('method_not_allowed', 405, `No route found for "${method} ${rawPath}": Method Not Allowed (Allow: ${list})`, {
+      headers: { allow: list },
+    });
+    this.allow = allow;
+  }
+}
+
+/** `X-HTTP-Method` on a POST is not letters only. */
+export class InvalidMethodOverride extends Problem {
+  constructor() {
+    super('invalid_method_override', 400, 'Invalid HTTP method override.');
+  }
+}
+
+/** The Host header is not a host name or bracketed IPv6 address with an optional port. */
+export class InvalidHost extends Problem {
+  constructor(host: string) {
+    super('invalid_host', 400, `Invalid Host "${host}".`);
+  }
+}
+
+/** The Host header is valid but not listed in `TRUSTED_HOSTS`. */
+export class UntrustedHost extends Problem {
+  constructor(host: string) {
+    super('untrusted_host', 400, `Untrusted Host "${host}".`);
+  }
+}
+
+/** An unexpected error, wrapped so the boundary can log its cause and hide it in prod. */
+export class InternalError extends Problem {
+  constructor(cause: unknown) {
+    super('internal_error', 500, cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** The RFC 9457 members plus extensions. */
+export interface ProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly instance: string;
+  readonly [extension: string]: unknown;
+}
+
+const GENERIC_DETAIL = 'The server could not answer this request.';
+
+/**
+ * `type` is the problem base URL plus the failing path's parent segment
+ * (`/doc/1.0/lock` -> `…/problem/1.0`); a path without one (`/robots.txt`, `/`) gives `about:blank`.
+ */
+export function problemType(problemBaseUrl: string, rawPath: string): string {
+  const segments = rawPath.split('/');
+  const parent = segments.length >= 3 ? segments[segments.length - 2]! : '';
+  return parent === '' ? 'about:blank' : problemBaseUrl + encodeSegment(parent);
+}
+
+/** Keeps a raw segment a valid URI segment: characters outside RFC 3986 pchar are encoded. */
+function encodeSegment(segment: string): string {
+  return segment.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gu, (c) => encodeURIComponent(c)).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+}
+
+/** The document for a problem; `debug` decides whether a 500 shows its real message. */
+export function buildProblemDocument(problem: Problem, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
+  const hideDetail = problem.status >= 500 && !debug;
+  return {
+    type: problemType(problemBaseUrl, rawPath),
+    title: problem.title,
+    status: problem.status,
+    detail: hideDetail ? GENERIC_DETAIL : problem.message,
+    instance: rawPath,
+    ...problem.extensions,
+  };
+}
+
+/** What the HTML page may show about the request (dev only). */
+export interface ProblemPageContext {
+  readonly debug: boolean;
+  readonly method: string;
+  readonly target: string;
+  readonly clientIp: string;
+  readonly profilerLink: string | undefined;
+  readonly stack: string | undefined;
+}
+
+/** The problem as a response body of the negotiated representation. */
+export function renderProblem(doc: ProblemDocument, representation: Representation, page: ProblemPageContext): {
+  contentType: string;
+  body: string;
+} {
+  if (representation === 'json') return { contentType: 'application/problem+json', body: JSON.stringify(doc) };
+  return { contentType: 'text/html; charset=UTF-8', body: renderProblemHtml(doc, page) };
+}
+
+function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): string {
+  const heading = `<p class="status">${doc.status}</p><h1>${escapeHtml(doc.title)}</h1>`;
+  if (!page.debug) return renderPage(`${doc.status} ${doc.title}`, heading);
+  const profiler = page.profilerLink
+    ? `<p><a href="${escapeHtml(page.profilerLink)}">Open the profile of this request</a></p>`
+    : '';
+  const stack = page.stack ? `<h2>Stack</h2><pre>${escapeHtml(page.stack)}</pre>` : '';
+  const body =
+    heading +
+    `<p class="detail">${escapeHtml(doc.detail)}</p>` +
+    '<h2>Problem</h2>' +
+    renderDefinitions(Object.entries(doc).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)])) +
+    '<h2>Request</h2>' +
+    renderDefinitions([
+      ['method', page.method],
+      ['target', page.target],
+      ['client', page.clientIp],
+    ]) +
+    stack +
+    profiler;
+  return renderPage(`${doc.status} ${doc.title}`, body);
+}
+
+/**
+ * Headers of a problem response: the observed 404 cache policy (with `expires` one max-age
+ * after `now`), `no-cache, private` on other errors, `x-robots-tag: none` on all.
+ */
+export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): Record<string, string> {
+  const headers: Record<string, string> = { ...problem.headers, 'x-robots-tag': 'none' };
+  if (problem.status === 404) {
+    headers['cache-control'] = notFoundCacheControl;
+    const maxAge = /(?:^|[,\s])max-age=(\d+)/.exec(notFoundCacheControl);
+    if (maxAge) headers['expires'] = new Date(now + Number(maxAge[1]) * 1000).toUTCString();
+  } else {
+    headers['cache-control'] = 'no-cache, private';
+  }
+  return headers;
+}

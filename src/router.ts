@@ -1,0 +1,119 @@
+/**
+ * Method-and-path matching. The router returns a result, never a response: the app decides
+ * what `methodNotAllowed` and `notFound` look like.
+ *
+ * Paths are split on `/` first and each segment is percent-decoded afterwards, so `/a%2Fb`
+ * stays one segment (`a/b`) and never matches `/a/b`. An invalid percent-encoding makes the
+ * path match nothing.
+ */
+
+/** A route's path pattern: literal segments, `{name}` for one segment, `{name*}` for the rest. */
+export interface Route<H> {
+  /** Controller id, shown in the profiler (`app.entry_point`). */
+  readonly id: string;
+  readonly path: string;
+  /** Allowed methods in the order the Allow header lists them. A GET route also serves HEAD. */
+  readonly methods: readonly string[];
+  readonly handler: H;
+}
+
+export interface CompiledRoute<H> extends Route<H> {
+  readonly segments: readonly PatternSegment[];
+}
+
+type PatternSegment =
+  | { readonly kind: 'literal'; readonly value: string }
+  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'rest' };
+
+export type RouteMatch<H> =
+  | {
+      readonly kind: 'matched';
+      readonly route: CompiledRoute<H>;
+      readonly params: Readonly<Record<string, string>>;
+      /** The decoded segments a `{name*}` pattern took, kept apart: `/a%2Fb/c` gives `['a/b', 'c']`. */
+      readonly rest: readonly string[];
+    }
+  | { readonly kind: 'methodNotAllowed'; readonly allow: readonly string[] }
+  | { readonly kind: 'notFound' };
+
+/** Checks and compiles route definitions once, at start-up. Misuse is a TypeError. */
+export function compileRoutes<H>(routes: readonly Route<H>[]): readonly CompiledRoute<H>[] {
+  return routes.map((route) => {
+    if (!route.path.startsWith('/')) throw new TypeError(`route ${route.id}: path must start with "/"`);
+    if (route.methods.length === 0) throw new TypeError(`route ${route.id}: no methods`);
+    const segments = route.path.slice(1).split('/').map((text, i, all): PatternSegment => {
+      const param = /^\{([a-zA-Z_]\w*)(\*)?\}$/.exec(text);
+      if (!param) return { kind: 'literal', value: text };
+      if (param[2] !== undefined && i !== all.length - 1) {
+        throw new TypeError(`route ${route.id}: {${param[1]}*} must be the last segment`);
+      }
+      return param[2] === undefined ? { kind: 'param', name: param[1]! } : { kind: 'rest' };
+    });
+    return { ...route, segments };
+  });
+}
+
+/**
+ * Splits a raw path (`/a/b%20c`, no query) into decoded segments: `['a', 'b c']`.
+ * Undefined when the path does not start with `/` (`*`) or has an invalid percent-encoding.
+ */
+export function splitPath(rawPath: string): string[] | undefined {
+  if (!rawPath.startsWith('/')) return undefined;
+  const segments = rawPath.slice(1).split('/');
+  if (!rawPath.includes('%')) return segments;
+  try {
+    return segments.map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Matches the effective method and the decoded segments against the routes, in order. */
+export function matchRoute<H>(
+  routes: readonly CompiledRoute<H>[],
+  method: string,
+  segments: readonly string[] | undefined,
+): RouteMatch<H> {
+  if (segments === undefined) return { kind: 'notFound' };
+  let allow: string[] | undefined;
+  for (const route of routes) {
+    const params = matchSegments(route.segments, segments);
+    if (params === undefined) continue;
+    if (allowsMethod(route.methods, method)) {
+      const last = route.segments[route.segments.length - 1];
+      const rest = last?.kind === 'rest' ? segments.slice(route.segments.length - 1) : [];
+      return { kind: 'matched', route, params, rest };
+    }
+    allow ??= [];
+    for (const m of route.methods) if (!allow.includes(m)) allow.push(m);
+  }
+  return allow ? { kind: 'methodNotAllowed', allow } : { kind: 'notFound' };
+}
+
+function allowsMethod(methods: readonly string[], method: string): boolean {
+  return methods.includes(method) || (method === 'HEAD' && methods.includes('GET'));
+}
+
+function matchSegments(
+  pattern: readonly PatternSegment[],
+  segments: readonly string[],
+): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i]!;
+    if (part.kind === 'rest') {
+      if (i >= segments.length) return undefined;
+      return params;
+    }
+    const segment = segments[i];
+    if (segment === undefined) return undefined;
+    if (part.kind === 'literal') {
+      if (part.value !== segment) return undefined;
+    } else {
+      if (segment === '') return undefined;
+      params[part.name] = segment;
+    }
+  }
+  return pattern.length === segments.length ? params : undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * Entry point: config -> app -> listen; signals and graceful stop.
+ *
+ * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
+ * Importing this module starts nothing: `startServer` is also part of the library API.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createStreamLogger, type Logger } from './log.js';
+import type { ServiceDocumentSource } from './entry-point.js';
+
+/** How long a graceful stop waits for requests in flight. */
+export const STOP_GRACE_MS = 10_000;
+
+export interface StartOptions {
+  readonly config: Config;
+  readonly logger?: Logger;
+  readonly clock?: () => number;
+  readonly serviceDocument?: ServiceDocumentSource;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  /** `http://127.0.0.1:8000`, with the real port when PORT=0. */
+  readonly url: string;
+  readonly logger: Logger;
+  /** Stops accepting, lets requests in flight finish (at most STOP_GRACE_MS), flushes the log. */
+  stop(): Promise<void>;
+}
+
+/** Starts the service on the configured host and port. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config } = options;
+  const logger = options.logger ?? createStreamLogger(process.stderr, config.logTimeZone, options.clock);
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument: options.serviceDocument });
+  const server = createServer(
+    {
+      // Slow or silent clients must not hold sockets forever.
+      headersTimeout: 20_000,
+      requestTimeout: 60_000,
+      keepAliveTimeout: 5_000,
+    },
+    app,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  let stopping: Promise<void> | undefined;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    logger,
+    stop: () => (stopping ??= stopGracefully(server, logger)),
+  };
+}
+
+async function stopGracefully(server: Server, logger: Logger): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // Connections that finish their request while we wait are closed as soon as they go idle.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), STOP_GRACE_MS).unref());
+  if ((await Promise.race([closed, deadline])) === 'late') {
+    logger.log('app', 'WARNING', `Stopped with requests still in flight after ${STOP_GRACE_MS / 1000} s`);
+    server.closeAllConnections();
+    await closed;
+  }
+  clearInterval(sweep);
+  await logger.flush();
+}
+
+/** Runs the service as a program: exits 1 with one line on a bad setting. */
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const running = await startServer({ config });
+  process.on('uncaughtException', (err) => {
+    running.logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
+    void running.logger.flush().finally(() => process.exit(1));
+  });
+  const onSignal = () => {
+    void running.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  process.stdout.write(`listening on ${running.url}\n`);
+}
+
+function isMainModule(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ConfigError, loadConfig, parseConfig } from '../src/config.js';
+
+const PROD_SECRETS = {
+  APP_ID: 'app-id-0001', APP_KEY: 'key-0002', ACCESS_TOKEN: 'token-0003', APP_SECRET: 's3cr3t-value', JWT_PASSPHRASE: 'pass-0004', BROKER_PASSWORD: 'bpw-0005',
+};
+
+function configError(vars: Record<string, string>): ConfigError {
+  let error: unknown;
+  try {
+    parseConfig(vars, '/srv/app');
+  } catch (err) {
+    error = err;
+  }
+  assert.ok(error instanceof ConfigError, `no ConfigError for ${JSON.stringify(vars)}: ${String(error)}`);
+  return error;
+}
+
+describe('parseConfig defaults', () => {
+  const config = parseConfig({}, '/srv/app');
+  it('runs dev with debug on 127.0.0.1:8000', () => {
+    assert.equal(config.appEnv, 'dev');
+    assert.equal(config.debug, true);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8000);
+    assert.equal(config.baseUrl, undefined);
+  });
+  it('has the default namespaces', () => {
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(config.namespaces).map(([k, v]) => [k, v.path])),
+      { doc: '/doc/', problem: '/problem/', schema: '/schema/', service: '/api/', static: '/static/', admin: '/admin/' },
+    );
+  });
+  it('puts logs under var/log, public files under public/', () => {
+    assert.equal(config.logDir, '/srv/app/var/log');
+    assert.equal(config.publicDir, '/srv/app/public');
+    assert.equal(config.logTimeZone, 'Europe/Madrid');
+    assert.equal(config.logMaxFiles, 10);
+  });
+  it('has the observed JWT figures and 404 cache policy', () => {
+    assert.equal(config.jwt.tokenTtl, 3600);
+    assert.equal(config.jwt.clockSkew, 10);
+    assert.equal(config.notFoundCacheControl, 'immutable, max-age=31536000, public');
+  });
+  it('builds the broker URL', () => assert.equal(config.brokerUrl, 'amqp://guest@localhost:5672/%2F'));
+  it('is frozen all the way down', () => {
+    assert.ok(Object.isFrozen(config));
+    assert.ok(Object.isFrozen(config.namespaces.doc));
+    assert.ok(Object.isFrozen(config.jwt));
+  });
+  it('turns debug off outside dev', () => assert.equal(parseConfig({ APP_ENV: 'test' }, '/').debug, false));
+});
+
+describe('parseConfig errors', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['a port out of range', { PORT: '70000' }, /^Invalid setting PORT: 70000 is out of range \(0-65535\)$/],
+    ['a port that is not a number', { PORT: '80a' }, /^Invalid setting PORT: "80a" is not a whole number$/],
+    ['an unknown APP_ENV', { APP_ENV: 'staging' }, /^Invalid setting APP_ENV: "staging" is not one of dev, prod, test$/],
+    ['APP_DEBUG other than 0 or 1', { APP_DEBUG: 'yes' }, /^Invalid setting APP_DEBUG: "yes" is not 0 or 1$/],
+    ['a base that is not a path', { DOC_BASE: 'doc/' }, /^Invalid setting DOC_BASE: /],
+    ['a base without its trailing slash', { STATIC_BASE: '/static' }, /^Invalid setting STATIC_BASE: /],
+    ['a base URL with a query', { PROBLEM_BASE: 'https://e.org/p/?x' }, /^Invalid setting PROBLEM_BASE: /],
+    ['a BASE_URL with a path', { BASE_URL: 'https://e.org/api' }, /^Invalid setting BASE_URL: /],
+    ['a BASE_URL that is not http', { BASE_URL: 'ftp://e.org' }, /^Invalid setting BASE_URL: /],
+    ['a zero TTL', { JWT_TOKEN_TTL: '0' }, /^Invalid setting JWT_TOKEN_TTL: 0 is out of range/],
+    ['a negative skew', { JWT_CLOCK_SKEW: '-1' }, /^Invalid setting JWT_CLOCK_SKEW: "-1" is not a whole number$/],
+    ['an unknown time zone', { LOG_TIMEZONE: 'Mars/Olympus' }, /^Invalid setting LOG_TIMEZONE: /],
+    ['a bad trusted proxy', { TRUSTED_PROXIES: '10.0.0.0/33' }, /^Invalid setting TRUSTED_PROXIES: "10.0.0.0\/33" has a prefix length outside 0-32$/],
+    ['a bad trusted host', { TRUSTED_HOSTS: 'ex ample' }, /^Invalid setting TRUSTED_HOSTS: /],
+    ['a bad broker port', { BROKER_PORT: '0' }, /^Invalid setting BROKER_PORT: /],
+  ];
+  for (const [name, vars, message] of cases) {
+    it(`stops on ${name}`, () => assert.match(configError(vars).message, message, name));
+  }
+
+  it('requires every secret in prod, naming it without a value', () => {
+    const { APP_SECRET: _, ...rest } = PROD_SECRETS;
+    const err = configError({ APP_ENV: 'prod', ...rest });
+    assert.equal(err.message, 'Invalid setting APP_SECRET: must be set (non-empty) in prod');
+  });
+
+  it('never echoes a secret in an error', () => {
+    const err = configError({ APP_ENV: 'prod', ...PROD_SECRETS, PORT: 'x' });
+    for (const value of Object.values(PROD_SECRETS)) assert.ok(!err.message.includes(value), value);
+  });
+
+  it('accepts prod with every secret set', () => {
+    const config = parseConfig({ APP_ENV: 'prod', ...PROD_SECRETS }, '/');
+    assert.equal(config.secrets.APP_SECRET, 's3cr3t-value');
+    assert.equal(config.brokerUrl, 'amqp://guest:bpw-0005@localhost:5672/%2F');
+  });
+
+  it('accepts a namespace on its own origin', () => {
+    const config = parseConfig({ DOC_BASE: 'https://docs.example.com/v1/' }, '/');
+    assert.deepEqual(config.namespaces.doc, { origin: 'https://docs.example.com', path: '/v1/' });
+  });
+});
+
+describe('loadConfig env files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'config-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, '.env'), 'PORT=1000\nHOST=0.0.0.0\nLOG_MAX_FILES=3\nAPP_ID=from-env\n');
+  writeFileSync(join(dir, '.env.local'), 'PORT=1001\n');
+  writeFileSync(join(dir, '.env.dev'), 'PORT=1002\nLOG_MAX_FILES=4\n');
+  writeFileSync(join(dir, '.env.dev.local'), 'PORT=1003\n# a comment\nAPP_KEY="quoted value"\n');
+  writeFileSync(join(dir, '.env.test'), 'PORT=2000\n');
+
+  it('layers .env, .env.local, .env.<env>, .env.<env>.local', () => {
+    const config = loadConfig({ dir, env: {} });
+    assert.equal(config.port, 1003);
+    assert.equal(config.logMaxFiles, 4);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.secrets.APP_ID, 'from-env');
+    assert.equal(config.secrets.APP_KEY, 'quoted value');
+  });
+
+  it('lets the real environment win over every file', () => {
+    assert.equal(loadConfig({ dir, env: { PORT: '5' } }).port, 5);
+  });
+
+  it('skips .env.local in the test environment', () => {
+    const config = loadConfig({ dir, env: { APP_ENV: 'test' } });
+    assert.equal(config.port, 2000);
+  });
+
+  it('resolves relative paths against the directory', () => {
+    assert.equal(loadConfig({ dir, env: { LOG_DIR: 'logs' } }).logDir, join(dir, 'logs'));
+  });
+});

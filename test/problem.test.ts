@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InternalError, MethodNotAllowed, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
+
+const BASE = 'https://api.example.com/problem/';
+
+describe('problemType', () => {
+  const cases: [string, string][] = [
+    ['/doc/1.0/lock', `${BASE}1.0`],
+    ['/.well-known/security.txt', `${BASE}.well-known`],
+    ['/robots.txt', 'about:blank'],
+    ['/', 'about:blank'],
+    ['*', 'about:blank'],
+    ['/a/b/', `${BASE}b`],
+    ['/a//b', 'about:blank'],
+    ['/a%20b/c', `${BASE}a%20b`],
+    ['/a"b/c', `${BASE}a%22b`],
+    ['/50%/c', `${BASE}50%25`],
+  ];
+  for (const [path, type] of cases) {
+    it(`gives ${type} for ${path}`, () => assert.equal(problemType(BASE, path), type, path));
+  }
+});
+
+describe('problem documents', () => {
+  it('builds the RFC 9457 members', () => {
+    assert.deepEqual(buildProblemDocument(new RouteNotFound('GET', '/doc/1.0/x', undefined), BASE, '/doc/1.0/x', false), {
+      type: `${BASE}1.0`,
+      title: 'Not Found',
+      status: 404,
+      detail: 'No route found for "GET /doc/1.0/x"',
+      instance: '/doc/1.0/x',
+    });
+  });
+  it('hides the message of a 500 unless debugging', () => {
+    const problem = new InternalError(new Error('db password is hunter2'));
+    assert.equal(buildProblemDocument(problem, BASE, '/', false).detail, 'The server could not answer this request.');
+    assert.equal(buildProblemDocument(problem, BASE, '/', true).detail, 'db password is hunter2');
+  });
+  it('adds the referer only when it is non-empty', () => {
+    assert.equal(new RouteNotFound('GET', '/x', '').message, 'No route found for "GET /x"');
+  });
+});
+
+describe('problemHeaders', () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+  it('gives a 404 the observed cache policy and expires a max-age later', () => {
+    assert.deepEqual(problemHeaders(new RouteNotFound('GET', '/x', undefined), now, 'immutable, max-age=31536000, public'), {
+      'x-robots-tag': 'none',
+      'cache-control': 'immutable, max-age=31536000, public',
+      expires: 'Mon, 22 Nov 2027 12:00:00 GMT',
+    });
+  });
+  it('follows a configured 404 policy', () => {
+    const headers = problemHeaders(new RouteNotFound('GET', '/x', undefined), now, 'public, max-age=60');
+    assert.equal(headers.expires, 'Sun, 22 Nov 2026 12:01:00 GMT');
+  });
+  it('gives other errors no-cache, private and their own headers', () => {
+    assert.deepEqual(problemHeaders(new MethodNotAllowed('PUT', '/', ['GET']), now, 'x'), {
+      allow: 'GET',
+      'x-robots-tag': 'none',
+      'cache-control': 'no-cache, private',
+    });
+  });
+});

@@ -10,7 +10,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createStreamLogger, type Logger } from './log.js';
+import type { Logger } from './log.js';
+import { createFileLogger, type FileLogger } from './log-file.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 
 /** How long a graceful stop waits for requests in flight. */
@@ -35,7 +36,7 @@ export interface RunningServer {
 /** Starts the service on the configured host and port. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
-  const logger = options.logger ?? createStreamLogger(process.stderr, config.logTimeZone, options.clock);
+  const logger = options.logger ?? createConfiguredFileLogger(config, options.clock);
   const app = createApp({ config, logger, clock: options.clock, serviceDocument: options.serviceDocument });
   const server = createServer(
     {
@@ -62,6 +63,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     stop: () => (stopping ??= stopGracefully(server, logger)),
   };
+}
+
+/** The daily file sink the settings describe. */
+export function createConfiguredFileLogger(config: Config, clock?: () => number): FileLogger {
+  return createFileLogger({
+    dir: config.logDir,
+    appEnv: config.appEnv,
+    timeZone: config.logTimeZone,
+    maxFiles: config.logMaxFiles,
+    clock,
+  });
 }
 
 async function stopGracefully(server: Server, logger: Logger): Promise<void> {
@@ -91,11 +103,14 @@ export async function main(): Promise<void> {
     }
     throw err;
   }
-  const running = await startServer({ config });
+  const logger = createConfiguredFileLogger(config);
+  // Whatever ends the process, queued lines reach the file.
+  process.on('exit', () => logger.flushSync());
   process.on('uncaughtException', (err) => {
-    running.logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
-    void running.logger.flush().finally(() => process.exit(1));
+    logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
+    void logger.flush().finally(() => process.exit(1));
   });
+  const running = await startServer({ config, logger });
   const onSignal = () => {
     void running.stop().then(() => process.exit(0));
   };

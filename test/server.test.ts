@@ -1,32 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { send } from './helpers/http.js';
-import { createMemoryLogger, testConfig } from './helpers/service.js';
+import { createMemoryLogger, runServerProgram as runServer, testConfig } from './helpers/service.js';
 import { startServer } from '../src/server.js';
-
-/** Runs src/server.ts as a program, the way `npm run dev` does. */
-function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', VAR_DIR: 'var/test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const url = /^listening on (http:\/\/\S+)\n/.exec(stdout)?.[1];
-      if (url) resolve(url);
-    });
-    void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
-  });
-  listening.catch(() => {}); // tests of failed starts never wait for it
-  return { child, listening, exited, output: () => ({ stdout, stderr }) };
-}
 
 describe('the server program', () => {
   it('prints exactly one line with the real port, serves, and exits 0 on SIGTERM', async () => {

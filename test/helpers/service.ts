@@ -1,6 +1,12 @@
 /**
  * Starts the service in-process on port 0 with a memory logger, for black-box tests.
  */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { after } from 'node:test';
 import { parseConfig, type Config } from '../../src/config.js';
 import type { Logger, LogLevel } from '../../src/log.js';
@@ -43,4 +49,38 @@ export async function startTestService(
   const running = await startServer({ ...options, config: testConfig(vars), logger: log });
   after(() => running.stop());
   return { ...running, log };
+}
+
+export interface ServerProgram {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** The URL of the `listening on …` line; rejects if the program exits first. */
+  readonly listening: Promise<string>;
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+  /** A temp VAR_DIR (removed after the test file); logs go to `<varDir>/log`. */
+  readonly varDir: string;
+  output(): { stdout: string; stderr: string };
+}
+
+/** Runs src/server.ts as a program (as `npm run dev` does) with a clean environment. */
+export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = []): ServerProgram {
+  const varDir = mkdtempSync(join(tmpdir(), 'server-var-'));
+  after(() => rmSync(varDir, { recursive: true, force: true }));
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/server.ts'], {
+    env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', VAR_DIR: varDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const url = /^listening on (http:\/\/\S+)\n/.exec(stdout)?.[1];
+      if (url) resolve(url);
+    });
+    void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
+  });
+  listening.catch(() => {}); // tests of failed starts never wait for it
+  return { child, listening, exited, varDir, output: () => ({ stdout, stderr }) };
 }

@@ -10,7 +10,9 @@ import {
   renderEntryPoint,
   type ServiceDocumentSource,
 } from './entry-point.js';
-import type { Logger } from './log.js';
+import type { Logger, LogLevel } from './log.js';
+import { createProfiler } from './profiler/index.js';
+import type { Profile } from './profiler/profile.js';
 import { negotiate } from './negotiation.js';
 import {
   InternalError,
@@ -24,9 +26,21 @@ import {
 import { namespaceUrl, resolveRequest, type RequestContext } from './request.js';
 import { sendBody } from './response.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
+import { STATIC_METHODS, createStaticHandler } from './static.js';
+
+/** What the router took from the path: `{name}` parameters and the `{name*}` segments. */
+export interface HandlerMatch {
+  readonly params: Readonly<Record<string, string>>;
+  readonly rest: readonly string[];
+}
 
 /** Answers a matched request; throw a Problem to answer with one. */
-export type Handler = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type Handler = (
+  ctx: RequestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  match: HandlerMatch,
+) => void | Promise<void>;
 
 export const FALLBACK_CONTROLLER = 'rest.problem.fallback::index';
 
@@ -50,18 +64,56 @@ export function createApp(options: AppOptions): RequestListener {
     sendBody(res, 200, { 'content-type': contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, body, ctx.receivedAt);
   };
 
+  const profiler = config.appEnv === 'dev' && config.debug ? createProfiler(config, clock) : undefined;
+  /** The profiles of a request in progress (dev only): the main one and the fallback's. */
+  const profilesOf = new WeakMap<RequestContext, { main: Profile; fallback?: Profile }>();
+
+  const serveStatic = createStaticHandler({ publicDir: config.publicDir, notFoundController: FALLBACK_CONTROLLER });
+
   const routes = compileRoutes<Handler>([
     { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: entryPoint },
+    {
+      id: 'app.static',
+      path: `${config.namespaces.static.path}{path*}`,
+      methods: STATIC_METHODS,
+      // The file decides: 405 when it exists, 404 like any unrouted path when it does not.
+      handlesEveryMethod: true,
+      handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest),
+    },
+    ...(profiler?.routes ?? []),
   ]);
 
   function representationFor(ctx: RequestContext) {
     return ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept);
   }
 
+  /** Writes a log line, and adds it to the request's profiles in dev. */
+  function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
+    logger.log(channel, level, message);
+    const profiles = profilesOf.get(ctx);
+    if (profiler && profiles) {
+      profiler.record(profiles.main, channel, level, message);
+      if (profiles.fallback) profiler.record(profiles.fallback, channel, level, message);
+    }
+  }
+
   function answerProblem(ctx: RequestContext, res: ServerResponse, problem: Problem): void {
+    const profiles = profilesOf.get(ctx);
+    if (problem instanceof RouteNotFound) {
+      // Unrouted paths (and missing static files) are the fallback handler's, as a sub-request.
+      ctx.attributes._controller = FALLBACK_CONTROLLER;
+      if (profiler && profiles && !profiles.fallback && !res.headersSent) {
+        profiles.fallback = profiler.beginFallback(profiles.main, ctx, res);
+      }
+    }
     const doc = buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug);
     const cause = problem instanceof InternalError ? problem.cause : undefined;
-    logProblem(problem, doc.type, cause);
+    const stack = config.debug && cause instanceof Error ? cause.stack : undefined;
+    logProblem(ctx, problem, doc.type, cause);
+    if (profiler && profiles) {
+      profiler.recordProblem(profiles.main, doc, stack);
+      if (profiles.fallback) profiler.recordProblem(profiles.fallback, doc, stack);
+    }
     if (res.headersSent) {
       res.destroy();
       return;
@@ -71,8 +123,8 @@ export function createApp(options: AppOptions): RequestListener {
       method: ctx.method,
       target: ctx.target,
       clientIp: ctx.clientIp,
-      profilerLink: undefined,
-      stack: config.debug && cause instanceof Error ? cause.stack : undefined,
+      profilerLink: profiles ? `${ctx.baseUrl}/_profiler/${profiles.main.token}` : undefined,
+      stack,
     });
     const headers = {
       ...problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl),
@@ -82,16 +134,16 @@ export function createApp(options: AppOptions): RequestListener {
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   }
 
-  function logProblem(problem: Problem, type: string, cause: unknown): void {
+  function logProblem(ctx: RequestContext, problem: Problem, type: string, cause: unknown): void {
     if (problem.status >= 500) {
       const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
       const name = cause instanceof Error ? cause.name : 'Error';
-      logger.log('request', 'CRITICAL', `Uncaught ${name}: "${problem.message}"${stack}`);
+      log(ctx, 'request', 'CRITICAL', `Uncaught ${name}: "${problem.message}"${stack}`);
     } else {
-      logger.log('request', 'ERROR', problem.message);
+      log(ctx, 'request', 'ERROR', problem.message);
     }
     if (type !== 'about:blank') {
-      logger.log('app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);
+      log(ctx, 'app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);
     }
   }
 
@@ -101,16 +153,16 @@ export function createApp(options: AppOptions): RequestListener {
     switch (match.kind) {
       case 'matched': {
         ctx.attributes._controller = match.route.id;
-        if (ctx.method === 'OPTIONS') {
+        // A route that lists OPTIONS answers it here; one that handles every method decides itself.
+        if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
           sendBody(res, 204, { allow: match.route.methods.join(', ') }, '', ctx.receivedAt);
           return;
         }
-        return match.route.handler(ctx, req, res);
+        return match.route.handler(ctx, req, res, { params: match.params, rest: match.rest });
       }
       case 'methodNotAllowed':
         return answerProblem(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow));
       case 'notFound':
-        ctx.attributes._controller = FALLBACK_CONTROLLER;
         return answerProblem(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer));
       default:
         return unreachable(match);
@@ -119,8 +171,16 @@ export function createApp(options: AppOptions): RequestListener {
 
   return (req, res) => {
     const ctx = resolveRequest(req, config, clock());
+    const main = profiler?.begin(ctx, req, res);
+    if (main) profilesOf.set(ctx, { main });
     dispatch(ctx, req, res).catch((err: unknown) => {
-      answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err));
+      try {
+        answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err));
+      } catch (failure) {
+        // Rendering the problem failed too: say so on stderr and drop the connection.
+        process.stderr.write(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}\n`);
+        res.destroy();
+      }
     });
   };
 }

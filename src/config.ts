@@ -41,6 +41,8 @@ export interface Secrets {
 }
 
 export interface Config {
+  /** The directory settings were read from; relative paths resolve against it. */
+  readonly projectDir: string;
   readonly appEnv: AppEnv;
   readonly debug: boolean;
   readonly host: string;
@@ -137,6 +139,7 @@ export function parseConfig(vars: Env, dir: string): Config {
   const varDir = resolve(dir, read('VAR_DIR') ?? 'var');
   const secrets = parseSecrets(read, appEnv);
   const config: Config = {
+    projectDir: resolve(dir),
     appEnv,
     debug: parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev'),
     host: read('HOST') ?? '127.0.0.1',

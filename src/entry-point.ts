@@ -51,3 +51,16 @@ export function renderEntryPoint(doc: EntryPoint, representation: Representation
   const body = `<h1>${escapeHtml(doc.name)}</h1><p>Version ${escapeHtml(doc.version)}</p><h2>Links</h2><dl>${items}</dl>`;
   return { contentType: 'text/html; charset=UTF-8', body: renderPage(doc.name, body) };
 }
+
+/** Checks a stored service document; a wrong shape names the problem, never a crash later. */
+export function parseServiceDocument(value: unknown): ServiceDocument | string {
+  if (typeof value !== 'object' || value === null) return 'not an object';
+  const doc = value as Record<string, unknown>;
+  if (typeof doc.name !== 'string' || doc.name === '') return '"name" must be a non-empty string';
+  if (typeof doc.version !== 'string' || doc.version === '') return '"version" must be a non-empty string';
+  const links = doc.links;
+  if (!Array.isArray(links) || !links.every((l) => (PUBLIC_NAMESPACES as readonly unknown[]).includes(l))) {
+    return `"links" must list namespaces among ${PUBLIC_NAMESPACES.join(', ')}`;
+  }
+  return { name: doc.name, version: doc.version, links: links as PublicNamespace[] };
+}

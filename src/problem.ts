@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'store_not_writable'
   | 'file_cannot_be_opened'
   | 'token_not_found'
+  | 'unauthorized'
   | 'internal_error';
 
 /** Base of every error the service answers with; one boundary (the app) renders it. */

@@ -14,6 +14,12 @@ export interface Route<H> {
   readonly path: string;
   /** Allowed methods in the order the Allow header lists them. A GET route also serves HEAD. */
   readonly methods: readonly string[];
+  /**
+   * When set, a path match is `matched` whatever the method, so the handler can tell a 405
+   * (the resource exists) from a 404 (it does not). An earlier route that matches the path
+   * keeps its `methodNotAllowed` answer: this flag never hides another route's Allow list.
+   */
+  readonly handlesEveryMethod?: boolean;
   readonly handler: H;
 }
 
@@ -80,7 +86,7 @@ export function matchRoute<H>(
   for (const route of routes) {
     const params = matchSegments(route.segments, segments);
     if (params === undefined) continue;
-    if (allowsMethod(route.methods, method)) {
+    if (allowsMethod(route.methods, method) || (route.handlesEveryMethod === true && allow === undefined)) {
       const last = route.segments[route.segments.length - 1];
       const rest = last?.kind === 'rest' ? segments.slice(route.segments.length - 1) : [];
       return { kind: 'matched', route, params, rest };

@@ -6,13 +6,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { isMainModule } from './main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { createFileLogger, type FileLogger } from './log-file.js';
 import type { ServiceDocumentSource } from './entry-point.js';
+import { ensureServiceDocument, storeServiceDocument } from './service-document.js';
+import { createSettingsStore } from './store.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;
@@ -37,7 +38,13 @@ export interface RunningServer {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? createConfiguredFileLogger(config, options.clock);
-  const app = createApp({ config, logger, clock: options.clock, serviceDocument: options.serviceDocument });
+  let serviceDocument = options.serviceDocument;
+  if (!serviceDocument) {
+    const store = createSettingsStore({ varDir: config.varDir, appEnv: config.appEnv, clock: options.clock });
+    ensureServiceDocument(store);
+    serviceDocument = storeServiceDocument(store);
+  }
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument });
   const server = createServer(
     {
       // Slow or silent clients must not hold sockets forever.
@@ -119,17 +126,7 @@ export async function main(): Promise<void> {
   process.stdout.write(`listening on ${running.url}\n`);
 }
 
-function isMainModule(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMainModule()) {
+if (isMainModule(import.meta.url)) {
   main().catch((err: unknown) => {
     process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

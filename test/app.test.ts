@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { send, sendRaw, statusOf } from './helpers/http.js';
+import { problemOf, send, sendRaw, statusOf } from './helpers/http.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 const JSON_ACCEPT = { accept: 'application/problem+json' };
@@ -10,10 +10,6 @@ const SEED_NOT_FOUND = [
   '/doc/1.0/negotiation', '/doc/1.0/ratelimit', '/doc/1.0/lock', '/api/user/reg',
 ];
 
-function problemOf(res: { headers: Record<string, unknown>; body: string }): Record<string, unknown> {
-  assert.equal(res.headers['content-type'], 'application/problem+json');
-  return JSON.parse(res.body) as Record<string, unknown>;
-}
 
 const service = await startTestService();
 

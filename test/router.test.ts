@@ -95,3 +95,50 @@ describe('compileRoutes', () => {
     assert.throws(() => compileRoutes([{ id: 'x', path: '/{a*}/b', methods: ['GET'], handler: 0 }]), /must be the last segment/);
   });
 });
+
+describe('matchRoute with handlesEveryMethod', () => {
+  const everyMethod = compileRoutes([
+    { id: 'root', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: 'root' },
+    { id: 'files', path: '/static/{path*}', methods: ['GET', 'HEAD'], handlesEveryMethod: true, handler: 'files' },
+    { id: 'catch-all', path: '/{path*}', methods: ['GET'], handlesEveryMethod: true, handler: 'catch-all' },
+  ]);
+
+  it('matches a method the route does not list, keeping its rest segments', () => {
+    const m = matchRoute(everyMethod, 'DELETE', splitPath('/static/a/b.txt'));
+    assert.equal(m.kind, 'matched', 'DELETE on a handlesEveryMethod route');
+    assert.equal(m.kind === 'matched' && m.route.id, 'files', 'DELETE on a handlesEveryMethod route');
+    assert.deepEqual(m.kind === 'matched' && m.rest, ['a', 'b.txt'], 'DELETE on a handlesEveryMethod route');
+  });
+
+  it('leaves the route its own Allow list for the handler to use', () => {
+    const m = matchRoute(everyMethod, 'POST', splitPath('/static/x'));
+    assert.deepEqual(m.kind === 'matched' && m.route.methods, ['GET', 'HEAD'], 'POST /static/x');
+  });
+
+  it('matches methods Node knows but nobody routes, like PROPFIND', () => {
+    const m = matchRoute(everyMethod, 'PROPFIND', splitPath('/static/x'));
+    assert.equal(m.kind === 'matched' && m.route.id, 'files', 'PROPFIND /static/x');
+  });
+
+  it('keeps methodNotAllowed of an earlier route that matches the path', () => {
+    assert.deepEqual(
+      matchRoute(everyMethod, 'POST', splitPath('/')),
+      { kind: 'methodNotAllowed', allow: ['OPTIONS', 'GET', 'HEAD'] },
+      'POST / before a catch-all handlesEveryMethod route',
+    );
+  });
+
+  it('still gives notFound when the path does not match', () => {
+    const routes = compileRoutes([{ id: 'files', path: '/static/{path*}', methods: ['GET'], handlesEveryMethod: true, handler: 0 }]);
+    assert.deepEqual(matchRoute(routes, 'PUT', splitPath('/other')), { kind: 'notFound' }, 'PUT /other');
+    assert.deepEqual(matchRoute(routes, 'PUT', splitPath('/static')), { kind: 'notFound' }, 'PUT /static');
+  });
+
+  it('changes nothing for routes without the flag', () => {
+    assert.deepEqual(
+      matchRoute(routes, 'POST', splitPath('/static/a.txt')),
+      { kind: 'methodNotAllowed', allow: ['GET', 'HEAD'] },
+      'POST /static/a.txt without the flag',
+    );
+  });
+});

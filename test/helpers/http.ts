@@ -53,3 +53,11 @@ export function sendRaw(baseUrl: string, text: string | Buffer, timeoutMs = 5_00
 export function statusOf(raw: string): number {
   return Number(/^HTTP\/1\.[01] (\d{3})/.exec(raw)?.[1] ?? 0);
 }
+
+/** The problem document of a JSON problem response; fails unless the content type says so. */
+export function problemOf(res: { headers: Record<string, unknown>; body: string }): Record<string, unknown> {
+  if (res.headers['content-type'] !== 'application/problem+json') {
+    throw new Error(`content-type: wanted application/problem+json, got ${String(res.headers['content-type'])}`);
+  }
+  return JSON.parse(res.body) as Record<string, unknown>;
+}

@@ -31,9 +31,21 @@ export function createMemoryLogger(): MemoryLogger {
   };
 }
 
-/** A config from settings (port 0, loopback), as start-up would validate them. */
+let sharedVarDir: string | undefined;
+
+/** One temp VAR_DIR per test file, removed after it. */
+function varDirForThisFile(): string {
+  if (!sharedVarDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'service-var-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    sharedVarDir = dir;
+  }
+  return sharedVarDir;
+}
+
+/** A config from settings (port 0, loopback, a temp VAR_DIR), as start-up would validate them. */
 export function testConfig(vars: Record<string, string> = {}): Config {
-  return parseConfig({ APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: 'var/test', ...vars }, process.cwd());
+  return parseConfig({ APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: varDirForThisFile(), ...vars }, process.cwd());
 }
 
 export interface TestService extends RunningServer {

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * `jwt`: manage the service's ES512 key pair and tokens, with the service's settings
+ * (`.env` files and environment of the working directory).
+ *
+ *   jwt generate-keypair [--overwrite]
+ *   jwt token <username> [--ttl SECONDS]
+ *   jwt verify <token>
+ *
+ * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { isMainModule } from '../main-module.js';
+import { ensurePassphrase } from '../jwt-keys.js';
+import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../jwt.js';
+
+const USAGE = `usage:
+  jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY
+  jwt token <username> [--ttl SECONDS] print a token for <username> (default ttl: JWT_TOKEN_TTL)
+  jwt verify <token>                   print the claims of a valid token, or why it is refused`;
+
+class UsageError extends Error {}
+
+/** Runs the CLI; `settings` says where the env files are and what the environment is (tests). */
+export async function runJwtCli(
+  argv: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+  settings: { dir?: string; env?: Record<string, string | undefined> } = {},
+): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { overwrite: { type: 'boolean' }, ttl: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      out(USAGE);
+      return 0;
+    }
+    const [command, argument, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const config = loadConfig(settings);
+    switch (command) {
+      case 'generate-keypair':
+        return generate(config, values.overwrite === true, out);
+      case 'token':
+        if (!argument) throw new UsageError('jwt token needs a <username>');
+        return await token(config, argument, values.ttl, out);
+      case 'verify':
+        if (!argument) throw new UsageError('jwt verify needs a <token>');
+        return await verify(config, argument, out, err);
+      default:
+        throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command');
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`jwt: ${(e as Error).message}\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof ConfigError || e instanceof JwtKeyError) {
+      err(`jwt: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+function generate(config: Config, overwrite: boolean, out: (line: string) => void): number {
+  const passphrase = ensurePassphrase(config, out);
+  writeKeyPair({ secretKeyPath: config.jwt.secretKeyPath, publicKeyPath: config.jwt.publicKeyPath }, passphrase, overwrite);
+  out(`wrote ${config.jwt.secretKeyPath} and ${config.jwt.publicKeyPath}`);
+  return 0;
+}
+
+function keys(config: Config) {
+  if (config.secrets.JWT_PASSPHRASE === '') throw new JwtKeyError('JWT_PASSPHRASE is not set');
+  return loadKeyPair({ secretKeyPath: config.jwt.secretKeyPath, publicKeyPath: config.jwt.publicKeyPath }, config.secrets.JWT_PASSPHRASE);
+}
+
+async function token(config: Config, username: string, ttl: string | undefined, out: (line: string) => void): Promise<number> {
+  if (ttl !== undefined && !/^[1-9]\d{0,8}$/.test(ttl)) throw new UsageError('--ttl must be a positive whole number of seconds');
+  const seconds = ttl === undefined ? config.jwt.tokenTtl : Number(ttl);
+  out(await issueToken(keys(config).privateKey, username, seconds, Date.now()));
+  return 0;
+}
+
+async function verify(config: Config, jwt: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  try {
+    out(JSON.stringify(await verifyToken(jwt, keys(config).publicKey, config.jwt.clockSkew, Date.now())));
+    return 0;
+  } catch (e) {
+    if (e instanceof InvalidToken) {
+      err(`jwt: refused: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+if (isMainModule(import.meta.url)) {
+  runJwtCli(process.argv.slice(2), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`)).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      process.stderr.write(`jwt: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,232 @@
+/**
+ * ES512 JWTs: the passphrase-protected key pair, issuing and verifying tokens (through jose),
+ * a cache of verified tokens, and the bearer guard of protected routes.
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { Problem } from './problem.js';
+
+export const JWT_ALGORITHM = 'ES512';
+/** Longer tokens are refused before any cryptography runs. */
+export const MAX_TOKEN_LENGTH = 8 * 1024;
+
+/** A key file or passphrase that cannot be used; the message names the file or setting only. */
+export class JwtKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JwtKeyError';
+  }
+}
+
+export interface KeyPair {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+export interface KeyPaths {
+  readonly secretKeyPath: string;
+  readonly publicKeyPath: string;
+}
+
+/** A fresh P-521 pair as PEM: encrypted PKCS#8 (AES-256) and SPKI. */
+export function generateKeyPairPem(passphrase: string): { privatePem: string; publicPem: string } {
+  if (passphrase === '') throw new JwtKeyError('JWT_PASSPHRASE must not be empty to encrypt the private key');
+  const { privateKey, publicKey } = generateKeyPairSync('ec', {
+    namedCurve: 'P-521',
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { privatePem: privateKey, publicPem: publicKey };
+}
+
+/** Writes a new pair; refuses to replace existing files unless `overwrite`. */
+export function writeKeyPair(paths: KeyPaths, passphrase: string, overwrite: boolean): void {
+  for (const path of [paths.secretKeyPath, paths.publicKeyPath]) {
+    if (!overwrite && existsSync(path)) throw new JwtKeyError(`${path} exists; use --overwrite to replace the key pair`);
+  }
+  const { privatePem, publicPem } = generateKeyPairPem(passphrase);
+  mkdirSync(dirname(paths.secretKeyPath), { recursive: true });
+  mkdirSync(dirname(paths.publicKeyPath), { recursive: true });
+  writeFileSync(paths.secretKeyPath, privatePem, { mode: 0o600 });
+  writeFileSync(paths.publicKeyPath, publicPem, { mode: 0o644 });
+}
+
+/** Loads and checks the pair: readable files, the right passphrase, P-521, matching halves. */
+export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
+  const readPem = (path: string, setting: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (err) {
+      throw new JwtKeyError(`${setting} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  const privatePem = readPem(paths.secretKeyPath, 'JWT_SECRET_KEY');
+  const publicPem = readPem(paths.publicKeyPath, 'JWT_PUBLIC_KEY');
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: privatePem, format: 'pem', passphrase });
+  } catch {
+    // Whatever the cause, never repeat the passphrase.
+    throw new JwtKeyError(`JWT_SECRET_KEY ${paths.secretKeyPath} cannot be decrypted with JWT_PASSPHRASE (wrong passphrase or not an encrypted PKCS#8 key)`);
+  }
+  let publicKey: KeyObject;
+  try {
+    publicKey = createPublicKey({ key: publicPem, format: 'pem' });
+  } catch {
+    throw new JwtKeyError(`JWT_PUBLIC_KEY ${paths.publicKeyPath} is not a public key in PEM`);
+  }
+  for (const [key, setting, path] of [[privateKey, 'JWT_SECRET_KEY', paths.secretKeyPath], [publicKey, 'JWT_PUBLIC_KEY', paths.publicKeyPath]] as const) {
+    if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'secp521r1') {
+      throw new JwtKeyError(`${setting} ${path} is not a P-521 key, which ES512 needs`);
+    }
+  }
+  const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  if (!derived.equals(publicKey.export({ type: 'spki', format: 'der' }))) {
+    throw new JwtKeyError(`JWT_PUBLIC_KEY ${paths.publicKeyPath} does not belong to JWT_SECRET_KEY ${paths.secretKeyPath}`);
+  }
+  return { privateKey, publicKey };
+}
+
+/** A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). */
+export function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
+  const iat = Math.floor(now / 1000);
+  return new SignJWT({ username })
+    .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT' })
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(privateKey);
+}
+
+/** Why a token was refused; the text goes into `error_description`. */
+export class InvalidToken extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InvalidToken';
+  }
+}
+
+/**
+ * Verifies a compact JWS: ES512 only, `exp` required, `exp`/`nbf` with `skewSeconds` of
+ * tolerance, `iat` not in the future beyond the skew. Throws InvalidToken with the reason.
+ */
+export async function verifyToken(token: string, publicKey: KeyObject, skewSeconds: number, now: number): Promise<JWTPayload> {
+  if (token.length > MAX_TOKEN_LENGTH) throw new InvalidToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, publicKey, {
+      algorithms: [JWT_ALGORITHM],
+      clockTolerance: skewSeconds,
+      currentDate: new Date(now),
+      requiredClaims: ['exp'],
+    }));
+  } catch (err) {
+    throw new InvalidToken(describeJoseError(err));
+  }
+  if (typeof payload.iat === 'number' && payload.iat > now / 1000 + skewSeconds) {
+    throw new InvalidToken('the token was issued in the future ("iat")');
+  }
+  return payload;
+}
+
+function describeJoseError(err: unknown): string {
+  if (err instanceof errors.JWTExpired) return 'the token has expired';
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.reason === 'missing') return `the token has no "${err.claim}" claim`;
+    if (err.claim === 'nbf') return 'the token is not valid yet ("nbf")';
+    return `the "${err.claim}" claim is not valid`;
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed) return `only ${JWT_ALGORITHM} tokens are accepted`;
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'the token is malformed';
+  return 'the token cannot be verified';
+}
+
+/**
+ * Verified tokens, so a client reusing its token costs a hash lookup instead of a P-521
+ * verification. Bounded; an entry is dropped at `exp` + skew.
+ */
+export class VerifiedTokenCache {
+  readonly #max: number;
+  readonly #entries = new Map<string, { claims: JWTPayload; validUntil: number }>();
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(token: string, now: number): JWTPayload | undefined {
+    const key = cacheKey(token);
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (now >= entry.validUntil) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.claims;
+  }
+
+  set(token: string, claims: JWTPayload, skewSeconds: number): void {
+    if (typeof claims.exp !== 'number') return;
+    const key = cacheKey(token);
+    this.#entries.delete(key);
+    this.#entries.set(key, { claims, validUntil: (claims.exp + skewSeconds) * 1000 });
+    // Oldest first in insertion order.
+    while (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
+
+/** Keys are digests: the cache never holds whole tokens. */
+function cacheKey(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** 401 of a protected route, with the RFC 6750 challenge. */
+export class Unauthorized extends Problem {
+  constructor(realm: string, detail: string, invalidToken: boolean) {
+    const challenge = invalidToken
+      ? `Bearer realm="${realm}", error="invalid_token", error_description="${detail.replace(/["\\]/g, '')}"`
+      : `Bearer realm="${realm}"`;
+    super('unauthorized', 401, detail, { headers: { 'www-authenticate': challenge } });
+  }
+}
+
+/** The token of `Authorization: Bearer <token>` (scheme case-insensitive), undefined if absent. */
+export function bearerToken(authorization: string | undefined): string | undefined | null {
+  if (authorization === undefined || authorization.trim() === '') return undefined;
+  const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
+  return match ? match[1]! : null;
+}
+
+export interface BearerGuardOptions {
+  readonly publicKey: KeyObject;
+  readonly skewSeconds: number;
+  readonly realm: string;
+  readonly clock: () => number;
+  readonly cache?: VerifiedTokenCache;
+}
+
+/** Returns the claims of a request's valid bearer token, or throws Unauthorized. */
+export function createBearerGuard(options: BearerGuardOptions): (authorization: string | undefined) => Promise<JWTPayload> {
+  const { publicKey, skewSeconds, realm, clock, cache } = options;
+  return async (authorization) => {
+    const token = bearerToken(authorization);
+    if (token === undefined) throw new Unauthorized(realm, 'This route needs a bearer token.', false);
+    if (token === null) throw new Unauthorized(realm, 'The Authorization header is not "Bearer <token>".', true);
+    const now = clock();
+    const cached = cache?.get(token, now);
+    if (cached) return cached;
+    try {
+      const claims = await verifyToken(token, publicKey, skewSeconds, now);
+      cache?.set(token, claims, skewSeconds);
+      return claims;
+    } catch (err) {
+      if (err instanceof InvalidToken) throw new Unauthorized(realm, `The token is not valid: ${err.message}.`, true);
+      throw err;
+    }
+  };
+}

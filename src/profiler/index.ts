@@ -1,0 +1,209 @@
+/**
+ * The dev profiler (APP_ENV=dev and APP_DEBUG=1 only): a profile per request, kept in memory,
+ * and the `/_profiler/…` pages. Elsewhere none of this is created and no profiler code runs.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handler } from '../app.js';
+import { SECRET_SETTINGS, type Config } from '../config.js';
+import type { LogLevel } from '../log.js';
+import { Problem, type ProblemDocument } from '../problem.js';
+import type { RequestContext } from '../request.js';
+import { sendBody } from '../response.js';
+import type { Route } from '../router.js';
+import { readProjectSource } from './open.js';
+import {
+  PANELS,
+  PROFILER_CSS,
+  renderExceptionPage,
+  renderProfilePage,
+  renderSearchPage,
+  renderSourcePage,
+  type Panel,
+} from './pages.js';
+import { MASK, ProfileStore, maskHeaders, maskText, newToken, type Profile } from './profile.js';
+
+export const PROFILER_PREFIX = '/_profiler/';
+
+/** An unknown or expired profile token. */
+export class TokenNotFound extends Problem {
+  constructor(token: string) {
+    super('token_not_found', 404, `Token "${token}" not found.`);
+  }
+}
+
+/** `/_profiler/open` asked for a file it must not or cannot show. */
+export class FileCannotBeOpened extends Problem {
+  constructor(file: string) {
+    super('file_cannot_be_opened', 404, `The file "${file}" cannot be opened.`);
+  }
+}
+
+export interface Profiler {
+  readonly routes: readonly Route<Handler>[];
+  /** Starts the main profile of a request and sets its debug headers; undefined for profiler pages. */
+  begin(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Profile | undefined;
+  /** Starts the fallback handler's sub-request profile under `main`. */
+  beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile;
+  record(profile: Profile, channel: string, level: LogLevel, message: string): void;
+  recordProblem(profile: Profile, doc: ProblemDocument, stack: string | undefined): void;
+}
+
+export function createProfiler(config: Config, clock: () => number): Profiler {
+  const profiles = new ProfileStore(config.profilerMax);
+  const secretValues = SECRET_SETTINGS.map((name) => config.secrets[name]).filter((v) => v !== '');
+  const settings = describeSettings(config);
+
+  function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Profile {
+    const profile: Profile = {
+      token: newToken((t) => profiles.has(t)),
+      parentToken,
+      children: [],
+      time: ctx.receivedAt,
+      method: ctx.method,
+      originalMethod: ctx.originalMethod,
+      rawPath: maskText(ctx.rawPath, secretValues),
+      target: maskText(ctx.target, secretValues),
+      clientIp: ctx.clientIp,
+      requestHeaders: maskHeaders(headers, secretValues),
+      responseHeaders: [],
+      // The context's own attributes: the controller is filled in once routing has decided.
+      attributes: ctx.attributes as unknown as Record<string, unknown>,
+      status: undefined,
+      durationMs: undefined,
+      logs: [],
+      problem: undefined,
+      stack: undefined,
+    };
+    profiles.add(profile);
+    return profile;
+  }
+
+  function finishOn(res: ServerResponse, profile: Profile, startedAt: number): void {
+    res.once('close', () => {
+      profile.status = res.headersSent ? res.statusCode : undefined;
+      profile.durationMs = clock() - startedAt;
+      profile.responseHeaders = maskHeaders(res.getHeaders(), secretValues);
+    });
+  }
+
+  const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
+
+  const profilePage: Handler = (ctx, _req, res, { params }) => {
+    const profile = profileOrThrow(params.token!);
+    const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
+    sendHtml(res, renderProfilePage(profile, panel, settings), ctx.receivedAt);
+  };
+
+  const exceptionPage: Handler = (ctx, _req, res, { params }) => {
+    sendHtml(res, renderExceptionPage(profileOrThrow(params.token!)), ctx.receivedAt);
+  };
+
+  const stylesheet: Handler = (ctx, _req, res, { params }) => {
+    profileOrThrow(params.token!);
+    sendBody(res, 200, { 'content-type': 'text/css; charset=UTF-8', 'cache-control': 'no-cache, private' }, PROFILER_CSS, ctx.receivedAt);
+  };
+
+  const searchBar: Handler = (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const status = Number(query.get('status'));
+    const criteria = {
+      method: query.get('method')?.toUpperCase() || undefined,
+      path: query.get('path') || undefined,
+      status: Number.isInteger(status) && status > 0 ? status : undefined,
+      ip: query.get('ip') || undefined,
+    };
+    sendHtml(res, renderSearchPage(criteria, parsePanel(query.get('panel')), profiles.search(criteria, 50)), ctx.receivedAt);
+  };
+
+  const openFile: Handler = async (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const file = query.get('file') ?? '';
+    const source = await readProjectSource(config.projectDir, file);
+    if (!source) throw new FileCannotBeOpened(file);
+    const line = Number(query.get('line'));
+    sendHtml(res, renderSourcePage(source.path, source.text, Number.isInteger(line) && line > 0 ? line : undefined), ctx.receivedAt);
+  };
+
+  function profileOrThrow(token: string): Profile {
+    const profile = profiles.get(token);
+    if (!profile) throw new TokenNotFound(token);
+    return profile;
+  }
+
+  const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
+
+  return {
+    routes: [
+      route('profiler.search_bar', '/_profiler/search_bar', searchBar),
+      route('profiler.open', '/_profiler/open', openFile),
+      route('profiler.exception_css', '/_profiler/{token}/exception.css', stylesheet),
+      route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
+      route('profiler.profile', '/_profiler/{token}', profilePage),
+    ],
+    begin(ctx, req, res) {
+      if (ctx.rawPath.startsWith(PROFILER_PREFIX)) return undefined;
+      const profile = create(ctx, req.headers, undefined);
+      res.setHeader('x-debug-token', profile.token);
+      res.setHeader('x-debug-token-link', linkFor(ctx, profile.token));
+      finishOn(res, profile, ctx.receivedAt);
+      return profile;
+    },
+    beginFallback(main, ctx, res) {
+      const sub = create(ctx, {}, main.token);
+      main.children.push(sub.token);
+      res.setHeader('x-previous-debug-token', sub.token);
+      finishOn(res, sub, clock());
+      return sub;
+    },
+    record(profile, channel, level, message) {
+      profile.logs.push({ at: clock(), channel, level, message: maskText(message, secretValues) });
+    },
+    recordProblem(profile, doc, stack) {
+      const masked = Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? maskText(v, secretValues) : v]);
+      profile.problem = Object.fromEntries(masked) as ProblemDocument;
+      profile.stack = stack === undefined ? undefined : maskText(stack, secretValues);
+    },
+  };
+}
+
+function parsePanel(value: string | null): Panel {
+  return (PANELS as readonly string[]).includes(value ?? '') ? (value as Panel) : 'request';
+}
+
+function sendHtml(res: ServerResponse, html: string, now: number): void {
+  sendBody(res, 200, { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache, private', 'x-robots-tag': 'none' }, html, now);
+}
+
+/** The settings shown on the config panel: never a secret's value. */
+function describeSettings(config: Config): (readonly [string, string])[] {
+  const ns = config.namespaces;
+  const namespace = (n: { origin: string | undefined; path: string }) => (n.origin ?? '') + n.path;
+  return [
+    ['APP_ENV', config.appEnv],
+    ['APP_DEBUG', config.debug ? '1' : '0'],
+    ['HOST', config.host],
+    ['PORT', String(config.port)],
+    ['BASE_URL', config.baseUrl ?? '(per request)'],
+    ['DOC_BASE', namespace(ns.doc)],
+    ['PROBLEM_BASE', namespace(ns.problem)],
+    ['SCHEMA_BASE', namespace(ns.schema)],
+    ['SERVICE_BASE', namespace(ns.service)],
+    ['STATIC_BASE', namespace(ns.static)],
+    ['ADMIN_BASE', namespace(ns.admin)],
+    ['PUBLIC_DIR', config.publicDir],
+    ['VAR_DIR', config.varDir],
+    ['LOG_DIR', config.logDir],
+    ['LOG_TIMEZONE', config.logTimeZone],
+    ['LOG_MAX_FILES', String(config.logMaxFiles)],
+    ['NOT_FOUND_CACHE_CONTROL', config.notFoundCacheControl],
+    ['POSTER_API', config.posterApi ? '1' : '0'],
+    ['JWT_SECRET_KEY', config.jwt.secretKeyPath],
+    ['JWT_PUBLIC_KEY', config.jwt.publicKeyPath],
+    ['JWT_TOKEN_TTL', String(config.jwt.tokenTtl)],
+    ['JWT_CLOCK_SKEW', String(config.jwt.clockSkew)],
+    ['BROKER_URL', config.brokerUrl.replace(/^(amqp:\/\/[^:@]*):[^@]*@/, `$1:${MASK}@`)],
+    ['PROFILER_MAX', String(config.profilerMax)],
+    ['WORKERS', String(config.workers)],
+    ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
+  ];
+}

@@ -1,0 +1,109 @@
+/**
+ * What the dev profiler keeps about one request, and how secrets are kept out of it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { LogLevel } from '../log.js';
+import type { ProblemDocument } from '../problem.js';
+
+export const MASK = '******';
+
+/** Headers whose values are credentials, whatever they hold. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+export interface LogRecord {
+  readonly at: number;
+  readonly channel: string;
+  readonly level: LogLevel;
+  readonly message: string;
+}
+
+export interface Profile {
+  readonly token: string;
+  /** The main request's token when this is the fallback sub-request. */
+  readonly parentToken: string | undefined;
+  /** Tokens of sub-requests (the fallback handler's). */
+  readonly children: string[];
+  readonly time: number;
+  readonly method: string;
+  readonly originalMethod: string;
+  readonly rawPath: string;
+  readonly target: string;
+  readonly clientIp: string;
+  readonly requestHeaders: readonly (readonly [string, string])[];
+  responseHeaders: readonly (readonly [string, string])[];
+  readonly attributes: Record<string, unknown>;
+  status: number | undefined;
+  durationMs: number | undefined;
+  readonly logs: LogRecord[];
+  problem: ProblemDocument | undefined;
+  stack: string | undefined;
+}
+
+/** A random token of 6 lower-case hex characters that `isTaken` does not know. */
+export function newToken(isTaken: (token: string) => boolean): string {
+  for (;;) {
+    const token = randomBytes(3).toString('hex');
+    if (!isTaken(token)) return token;
+  }
+}
+
+/** Replaces every occurrence of a secret value (4 characters or more) with the mask. */
+export function maskText(text: string, secretValues: readonly string[]): string {
+  let masked = text;
+  for (const secret of secretValues) if (secret.length >= 4) masked = masked.split(secret).join(MASK);
+  return masked;
+}
+
+/** Header pairs, sorted by name, with credential headers and secret values masked. */
+export function maskHeaders(
+  headers: IncomingHttpHeaders | OutgoingHttpHeaders,
+  secretValues: readonly string[],
+): (readonly [string, string])[] {
+  return Object.entries(headers)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]): readonly [string, string] => {
+      const text = Array.isArray(value) ? value.join(', ') : String(value);
+      return [name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : maskText(text, secretValues)];
+    })
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Keeps the newest `max` profiles, looked up by token. */
+export class ProfileStore {
+  readonly #max: number;
+  readonly #byToken = new Map<string, Profile>();
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  has(token: string): boolean {
+    return this.#byToken.has(token);
+  }
+
+  get(token: string): Profile | undefined {
+    return this.#byToken.get(token);
+  }
+
+  add(profile: Profile): void {
+    this.#byToken.set(profile.token, profile);
+    // Map order is insertion order: the first key is the oldest.
+    while (this.#byToken.size > this.#max) this.#byToken.delete(this.#byToken.keys().next().value!);
+  }
+
+  /** Newest first, those matching every given criterion. */
+  search(criteria: { method?: string; path?: string; status?: number; ip?: string }, limit: number): Profile[] {
+    const found: Profile[] = [];
+    const all = [...this.#byToken.values()];
+    for (let i = all.length - 1; i >= 0 && found.length < limit; i--) {
+      const p = all[i]!;
+      if (criteria.method && p.method !== criteria.method) continue;
+      if (criteria.path && !p.rawPath.includes(criteria.path)) continue;
+      if (criteria.status !== undefined && p.status !== criteria.status) continue;
+      if (criteria.ip && p.clientIp !== criteria.ip) continue;
+      found.push(p);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runJwtCli } from '../../src/cli/jwt.js';
+
+const root = mkdtempSync(join(tmpdir(), 'jwt-cli-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+/** Runs the CLI in a fresh project directory with the given .env content. */
+function project(envFile = 'JWT_PASSPHRASE=cli-test-passphrase\n') {
+  const dir = join(root, `p${++n}`);
+  spawnSync('mkdir', ['-p', dir]);
+  writeFileSync(join(dir, '.env'), envFile);
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runJwtCli(argv, (l) => out.push(l), (l) => err.push(l), { dir, env: {} });
+    return { code, out, err };
+  };
+  return { dir, run };
+}
+
+describe('jwt generate-keypair', () => {
+  it('writes the pair under config/jwt/ and refuses to overwrite without --overwrite', async () => {
+    const { dir, run } = project();
+    const first = await run('generate-keypair');
+    assert.equal(first.code, 0, first.err.join('\n'));
+    assert.deepEqual(first.out, [`wrote ${join(dir, 'config/jwt/private.pem')} and ${join(dir, 'config/jwt/public.pem')}`]);
+    const before = readFileSync(join(dir, 'config/jwt/private.pem'), 'utf8');
+    const second = await run('generate-keypair');
+    assert.equal(second.code, 1);
+    assert.match(second.err[0]!, /exists; use --overwrite to replace the key pair$/);
+    assert.equal(readFileSync(join(dir, 'config/jwt/private.pem'), 'utf8'), before, 'the key was replaced');
+    const third = await run('generate-keypair', '--overwrite');
+    assert.equal(third.code, 0);
+    assert.notEqual(readFileSync(join(dir, 'config/jwt/private.pem'), 'utf8'), before);
+  });
+
+  it('generates a passphrase into .env.local when none is set', async () => {
+    const { dir, run } = project('');
+    const result = await run('generate-keypair');
+    assert.equal(result.code, 0, result.err.join('\n'));
+    assert.match(readFileSync(join(dir, '.env.local'), 'utf8'), /\nJWT_PASSPHRASE=[A-Za-z0-9_-]{32}\n$/);
+    assert.ok(existsSync(join(dir, 'config/jwt/private.pem')));
+  });
+});
+
+describe('jwt token and jwt verify', () => {
+  it('issues a token that verify accepts with its claims', async () => {
+    const { run } = project();
+    await run('generate-keypair');
+    const issued = await run('token', 'ana', '--ttl', '120');
+    assert.equal(issued.code, 0, issued.err.join('\n'));
+    const token = issued.out[0]!;
+    assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const verified = await run('verify', token);
+    assert.equal(verified.code, 0);
+    const claims = JSON.parse(verified.out[0]!);
+    assert.equal(claims.username, 'ana');
+    assert.equal(claims.exp - claims.iat, 120);
+  });
+
+  it('uses JWT_TOKEN_TTL by default', async () => {
+    const { run } = project('JWT_PASSPHRASE=cli-test-passphrase\nJWT_TOKEN_TTL=42\n');
+    await run('generate-keypair');
+    const claims = JSON.parse((await run('verify', (await run('token', 'bo')).out[0]!)).out[0]!);
+    assert.equal(claims.exp - claims.iat, 42);
+  });
+
+  it('says why a token is refused, exit 1', async () => {
+    const { run } = project();
+    await run('generate-keypair');
+    const result = await run('verify', 'garbage');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err, ['jwt: refused: the token is malformed']);
+  });
+
+  it('stops with a clear line on a wrong passphrase, never showing it', async () => {
+    const { dir, run } = project();
+    await run('generate-keypair');
+    writeFileSync(join(dir, '.env.local'), 'JWT_PASSPHRASE=not-the-right-one\n');
+    const result = await run('token', 'ana');
+    assert.equal(result.code, 1);
+    assert.match(result.err[0]!, /^jwt: JWT_SECRET_KEY .*private\.pem cannot be decrypted with JWT_PASSPHRASE/);
+    assert.ok(!result.err[0]!.includes('not-the-right-one'));
+  });
+});
+
+describe('jwt usage', () => {
+  for (const argv of [[], ['frobnicate'], ['token'], ['verify'], ['token', 'a', 'b'], ['--bogus'], ['token', 'a', '--ttl', '0']]) {
+    it(`exits 2 with the usage for ${JSON.stringify(argv)}`, async () => {
+      const result = await project().run(...argv);
+      assert.equal(result.code, 2, JSON.stringify(argv));
+      assert.match(result.err.join('\n'), /\nusage:\n/, JSON.stringify(argv));
+    });
+  }
+
+  it('prints the usage with --help, exit 0', async () => {
+    const result = await project().run('--help');
+    assert.equal(result.code, 0);
+    assert.match(result.out[0]!, /^usage:\n {2}jwt generate-keypair/);
+  });
+});

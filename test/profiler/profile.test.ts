@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ProfileStore, maskHeaders, maskText, newToken, type Profile } from '../../src/profiler/profile.js';
+
+describe('maskText', () => {
+  it('masks every occurrence of each secret', () => assert.equal(maskText('a hunter2 b hunter2', ['hunter2']), 'a ****** b ******'));
+  it('ignores secrets too short to mask safely', () => assert.equal(maskText('abc', ['b']), 'abc'));
+});
+
+describe('maskHeaders', () => {
+  it('masks credential headers whatever they hold, and secret values in others, sorted by name', () => {
+    assert.deepEqual(
+      maskHeaders({ 'x-b': 'has hunter2 inside', authorization: 'Basic eA==', cookie: 'a=b', 'set-cookie': ['x=1', 'y=2'], accept: '*/*' }, ['hunter2']),
+      [['accept', '*/*'], ['authorization', '******'], ['cookie', '******'], ['set-cookie', '******'], ['x-b', 'has ****** inside']],
+    );
+  });
+});
+
+describe('newToken', () => {
+  it('gives 6 lower-case hex characters not already taken', () => {
+    const taken = new Set<string>();
+    for (let i = 0; i < 500; i++) {
+      const token = newToken((t) => taken.has(t));
+      assert.match(token, /^[0-9a-f]{6}$/);
+      assert.ok(!taken.has(token), 'a taken token was returned');
+      taken.add(token);
+    }
+  });
+});
+
+describe('ProfileStore', () => {
+  const profile = (token: string, method: string, rawPath: string, status: number, clientIp = '127.0.0.1') =>
+    ({ token, method, rawPath, status, clientIp }) as unknown as Profile;
+
+  it('keeps the newest max profiles', () => {
+    const store = new ProfileStore(2);
+    store.add(profile('aaaaaa', 'GET', '/', 200));
+    store.add(profile('bbbbbb', 'GET', '/', 200));
+    store.add(profile('cccccc', 'GET', '/', 200));
+    assert.equal(store.get('aaaaaa'), undefined);
+    assert.ok(store.has('bbbbbb') && store.has('cccccc'));
+  });
+
+  it('searches newest first by every criterion given', () => {
+    const store = new ProfileStore(10);
+    store.add(profile('000001', 'GET', '/a', 404));
+    store.add(profile('000002', 'POST', '/a/b', 405));
+    store.add(profile('000003', 'GET', '/a/c', 404, '10.0.0.1'));
+    assert.deepEqual(store.search({ path: '/a' }, 10).map((p) => p.token), ['000003', '000002', '000001']);
+    assert.deepEqual(store.search({ method: 'GET', status: 404 }, 10).map((p) => p.token), ['000003', '000001']);
+    assert.deepEqual(store.search({ ip: '10.0.0.1' }, 10).map((p) => p.token), ['000003']);
+    assert.deepEqual(store.search({}, 1).map((p) => p.token), ['000003']);
+  });
+});

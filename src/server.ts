@@ -4,9 +4,11 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { runPrimary, type ListeningMessage } from './cluster.js';
 import { isMainModule } from './main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -117,13 +119,18 @@ export async function main(): Promise<void> {
     logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
     void logger.flush().finally(() => process.exit(1));
   });
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
   const running = await startServer({ config, logger });
   const onSignal = () => {
     void running.stop().then(() => process.exit(0));
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  process.stdout.write(`listening on ${running.url}\n`);
+  if (cluster.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
+  else process.stdout.write(`listening on ${running.url}\n`);
 }
 
 if (isMainModule(import.meta.url)) {

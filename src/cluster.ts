@@ -1,0 +1,71 @@
+/**
+ * `WORKERS=<n>` (n > 1): a `node:cluster` primary that runs n worker processes sharing the
+ * port, replaces a worker that dies, and on SIGTERM/SIGINT stops them all gracefully.
+ * Every worker appends to the same daily log file (whole lines, O_APPEND).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+
+/** A worker that dies sooner than this after starting is restarted only after this delay. */
+const RESTART_BACKOFF_MS = 1_000;
+/** How long the primary waits for workers to finish a graceful stop. */
+const STOP_TIMEOUT_MS = 12_000;
+
+export interface ListeningMessage {
+  readonly type: 'listening';
+  readonly url: string;
+}
+
+export function isListeningMessage(message: unknown): message is ListeningMessage {
+  return typeof message === 'object' && message !== null && (message as ListeningMessage).type === 'listening';
+}
+
+/** Runs the primary: forks, prints the one `listening on` line, restarts, stops. */
+export function runPrimary(config: Config, logger: Logger, print: (line: string) => void): void {
+  let stopping = false;
+  let announced = false;
+  const startedAt = new Map<Worker, number>();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker, Date.now());
+    worker.on('message', (message: unknown) => {
+      if (isListeningMessage(message) && !announced) {
+        announced = true;
+        print(`listening on ${message.url}`);
+      }
+    });
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    if (stopping) return;
+    logger.log('app', 'ERROR', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
+    setTimeout(fork, lived < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0);
+  });
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    const all = workers.map((w) => new Promise<void>((resolve) => {
+      if (w.isDead()) return resolve();
+      w.once('exit', () => resolve());
+      w.process.kill('SIGTERM');
+    }));
+    const deadline = setTimeout(() => {
+      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
+    }, STOP_TIMEOUT_MS);
+    void Promise.all(all).then(async () => {
+      clearTimeout(deadline);
+      await logger.flush();
+      process.exit(0);
+    });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  for (let i = 0; i < config.workers; i++) fork();
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { send } from './helpers/http.js';
+import { runServerProgram } from './helpers/service.js';
+
+function childPids(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('WORKERS=2', () => {
+  it('serves from two workers, replaces one that dies, logs whole lines from all, and stops gracefully', async () => {
+    const run = runServerProgram({ WORKERS: '2' });
+    const url = await run.listening;
+    const primary = run.child.pid!;
+    await until(() => childPids(primary).length === 2, 'two workers');
+    const [first] = childPids(primary);
+
+    const paths = Array.from({ length: 200 }, (_, i) => `/cluster/${i}`);
+    await Promise.all(paths.map((p) => send(url, 'GET', p)));
+
+    // Lines reach the file within 100 ms; a SIGKILL (which nothing can catch) comes later.
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(first!, 'SIGKILL');
+    await until(() => childPids(primary).length === 2 && !childPids(primary).includes(first!), 'a replacement worker');
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+
+    run.child.kill('SIGTERM');
+    const [code] = await run.exited;
+    assert.equal(code, 0);
+    assert.equal(run.output().stdout.match(/listening on/g)?.length, 1, 'one listening line');
+
+    const dir = join(run.varDir, 'log');
+    const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n')).filter((l) => l !== '');
+    for (const p of paths) {
+      assert.equal(lines.filter((l) => l.endsWith(`request.ERROR: No route found for "GET ${p}"`)).length, 1, p);
+    }
+    assert.ok(lines.some((l) => l.includes(`app.ERROR: Worker ${first} exited (SIGKILL); starting another`)), 'the death is logged');
+    assert.ok(lines.every((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [a-z]+\.[A-Z]+: /.test(l)), 'a torn line');
+  });
+});

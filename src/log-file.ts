@@ -22,6 +22,8 @@ export interface FileLoggerOptions {
   readonly warn?: (line: string) => void;
   /** How long to wait before trying an unwritable directory again (default 30 s). */
   readonly retryMs?: number;
+  /** How long the first queued line waits for company before a write (default 20 ms). */
+  readonly flushDelayMs?: number;
   /** Queued bytes beyond which new lines are counted and dropped (default 16 MiB). */
   readonly maxQueuedBytes?: number;
 }
@@ -47,6 +49,7 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const retryMs = options.retryMs ?? 30_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 16 << 20;
+  const flushDelayMs = options.flushDelayMs ?? 20;
   const stamp = createTimestamper(timeZone);
 
   const queue: Entry[] = [];
@@ -102,18 +105,18 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
   }
 
   /** Takes the longest run of queued lines for one file, up to MAX_BATCH_BYTES. */
-  function takeBatch(): { file: string; data: Buffer; lines: number } {
+  function takeBatch(): { file: string; data: Buffer; entries: Entry[] } {
     const file = queue[0]!.file;
-    const texts: string[] = [];
+    const entries: Entry[] = [];
     let size = 0;
     while (queue.length > 0 && queue[0]!.file === file && (size === 0 || size + queue[0]!.text.length <= MAX_BATCH_BYTES)) {
       const entry = queue.shift()!;
-      texts.push(entry.text);
+      entries.push(entry);
       size += entry.text.length;
     }
-    const data = Buffer.from(texts.join(''));
+    const data = Buffer.from(entries.map((e) => e.text).join(''));
     queuedBytes -= data.byteLength;
-    return { file, data, lines: texts.length };
+    return { file, data, entries };
   }
 
   async function fdFor(file: string) {
@@ -138,7 +141,7 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
 
   async function pump(): Promise<void> {
     while (queue.length > 0 && !failing) {
-      const { file, data } = takeBatch();
+      const { file, data, entries } = takeBatch();
       try {
         await writeAll(await fdFor(file), data);
         if (reported) {
@@ -147,7 +150,7 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
         }
       } catch (err) {
         // Put the batch back in front, keep answering, say so once, retry later.
-        queue.unshift({ file, text: data.toString() });
+        queue.unshift(...entries);
         queuedBytes += data.byteLength;
         reportFailure(err as NodeJS.ErrnoException);
       }
@@ -165,7 +168,8 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
     }
     failing = true;
     clearTimeout(retryTimer);
-    const untilNextDay = Math.max(0, boundary - clock());
+    // Retry at the next day change if it comes sooner (a new day may mean a new mount, a new quota).
+    const untilNextDay = Number.isFinite(boundary) ? Math.max(0, boundary - clock()) : retryMs;
     retryTimer = setTimeout(() => {
       failing = false;
       schedule();
@@ -175,7 +179,8 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
 
   function schedule(): void {
     if (pumping || failing) return;
-    pumping = new Promise<void>((resolve) => setImmediate(resolve))
+    // Waiting a little gathers a flood's lines into few large writes instead of many small ones.
+    pumping = new Promise<void>((resolve) => setTimeout(resolve, flushDelayMs))
       .then(pump)
       .finally(() => {
         pumping = undefined;
@@ -190,7 +195,7 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
     try {
       mkdirSync(dir, { recursive: true });
       while (queue.length > 0) {
-        const { file, data, lines } = takeBatch();
+        const { file, data, entries } = takeBatch();
         const fd = openSync(join(dir, file), 'a');
         try {
           let offset = 0;
@@ -198,12 +203,13 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
         } finally {
           closeSync(fd);
         }
-        written += lines;
+        written += entries.length;
       }
     } catch (err) {
       queue.length = 0;
       queuedBytes = 0;
-      warn(`log: ${total - written} lines not written at exit (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      const lost = total - written;
+      warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
     }
   }
 

@@ -1,0 +1,66 @@
+// Shared pieces of the benchmarks: child servers, RSS sampling, interleaved rounds, medians.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+
+/** Starts `node <script> ...args` and resolves with its URL once it prints `listening on <url>`. */
+export function startChild(script, args = [], env = {}) {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url, stop: () => stopChild(child) });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code} before listening`)));
+  });
+}
+
+export function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+/** Peak resident set size (VmHWM) of a process, in MiB. */
+export function peakRssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/** Current resident set size (VmRSS) of a process, in MiB. */
+export function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/** One autocannon run; resolves with requests/s (mean), bytes/s, and response counts. */
+export async function load(url, { connections = 32, duration = 5, path = '/', headers = {} } = {}) {
+  const result = await autocannon({ url: url + path, connections, duration, headers });
+  return {
+    rps: result.requests.average,
+    bytesPerSec: result.throughput.average,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** `date`, CPU model, core count and Node version, for the results file. */
+export function machine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.cpus().length} cores, Node ${process.version}`;
+}

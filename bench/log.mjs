@@ -1,0 +1,49 @@
+// The cost of logging: a 404 flood against our built service with the daily file sink and with
+// logging disabled, interleaved round by round, plus the peak RSS and a count of lost lines.
+//   npm run bench:log   (builds the service first)
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, machine, median, peakRssMiB, startChild } from './lib/measure.mjs';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const DURATION = Number(process.env.DURATION ?? 5);
+const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
+const accept = { accept: 'application/json' };
+
+const results = { file: [], none: [] };
+let peakFile = 0;
+let peakNone = 0;
+let answered = 0;
+let logged = 0;
+
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const mode of ['file', 'none']) {
+    const logDir = mkdtempSync(join(tmpdir(), 'bench-log-'));
+    const server = await startChild('servers/ours-404.mjs', [mode], { ...SECRETS, LOG_DIR: logDir });
+    const r = await load(server.url, { path: '/flood-path', duration: round === 0 ? 2 : DURATION, headers: accept });
+    const peak = peakRssMiB(server.child.pid);
+    await server.stop();
+    if (round > 0) {
+      results[mode].push(r.rps);
+      if (mode === 'file') {
+        peakFile = Math.max(peakFile, peak);
+        answered += r.total;
+        logged += readdirSync(logDir)
+          .map((f) => readFileSync(join(logDir, f), 'utf8').split('\n').filter((l) => l.includes('request.ERROR')).length)
+          .reduce((a, b) => a + b, 0);
+      } else {
+        peakNone = Math.max(peakNone, peak);
+      }
+    }
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+const file = median(results.file);
+const none = median(results.none);
+console.log(`404 flood, ${ROUNDS} interleaved rounds of ${DURATION} s, 32 connections (${machine()})`);
+console.log(`  file sink:        ${file.toFixed(0)} req/s median  (${results.file.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakFile.toFixed(1)} MiB`);
+console.log(`  logging disabled: ${none.toFixed(0)} req/s median  (${results.none.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakNone.toFixed(1)} MiB`);
+console.log(`  ratio file/none:  ${(file / none).toFixed(3)}`);
+console.log(`  lines: ${logged} request.ERROR lines for ${answered} requests autocannon counted as answered: ${Math.max(0, answered - logged)} lost`);

@@ -50,6 +50,8 @@ export interface AppOptions {
   /** Milliseconds since the epoch; injected so tests can freeze time. */
   readonly clock?: () => number;
   readonly serviceDocument?: ServiceDocumentSource;
+  /** Routes enabled by settings (the poster API), matched after the built-in ones. */
+  readonly routes?: readonly Route<Handler>[];
 }
 
 /** Builds the request listener of the service. */
@@ -81,6 +83,7 @@ export function createApp(options: AppOptions): RequestListener {
       handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest),
     },
     ...(profiler?.routes ?? []),
+    ...(options.routes ?? []),
   ]);
 
   function representationFor(ctx: RequestContext) {

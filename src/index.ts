@@ -8,3 +8,22 @@ export { Problem, type ProblemCode, type ProblemDocument } from './problem.js';
 export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogLevel } from './log.js';
 export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log-file.js';
 export { logFileName, nextMidnight, pruneList } from './log-rotation.js';
+export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './posterEncoder/jpeg/encode.js';
+export {
+  renderPoster,
+  writePoster,
+  posterFileName,
+  RENDERER_VERSION,
+  PosterSpecError,
+  POSTER_WIDTH,
+  POSTER_HEIGHT,
+} from './posterEncoder/poster.js';
+export {
+  validatePosterSpec,
+  type PosterSpec,
+  type PosterSpecInput,
+  type Shape,
+  type SpecError,
+  type ValidationResult,
+} from './posterEncoder/spec.js';
+export { issueToken, verifyToken, loadKeyPair, generateKeyPairPem, type KeyPair } from './jwt.js';

@@ -16,6 +16,11 @@ export type ProblemCode =
   | 'file_cannot_be_opened'
   | 'token_not_found'
   | 'unauthorized'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_json'
+  | 'invalid_poster_spec'
+  | 'busy'
   | 'internal_error';
 
 /** Base of every error the service answers with; one boundary (the app) renders it. */

@@ -13,7 +13,11 @@ import { isMainModule } from './main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { createFileLogger, type FileLogger } from './log-file.js';
-import type { ServiceDocumentSource } from './entry-point.js';
+import { DEFAULT_SERVICE_DOCUMENT, type ServiceDocumentSource } from './entry-point.js';
+import { createBearerGuard, VerifiedTokenCache } from './jwt.js';
+import { obtainKeyPair } from './jwt-keys.js';
+import { posterApiRoute } from './poster-api.js';
+import { createRenderPool } from './poster-pool.js';
 import { ensureServiceDocument, storeServiceDocument } from './service-document.js';
 import { createSettingsStore } from './store.js';
 
@@ -25,6 +29,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   readonly clock?: () => number;
   readonly serviceDocument?: ServiceDocumentSource;
+  /** Where start-up notices go (a generated dev key pair); default stdout. */
+  readonly say?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -46,7 +52,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ensureServiceDocument(store);
     serviceDocument = storeServiceDocument(store);
   }
-  const app = createApp({ config, logger, clock: options.clock, serviceDocument });
+  const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const posterApi = config.posterApi ? createPosterApi(config, options.clock ?? Date.now, say) : undefined;
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi ? [posterApi.route] : [] });
   const server = createServer(
     {
       // Slow or silent clients must not hold sockets forever.
@@ -70,8 +78,25 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server,
     url: `http://${host}:${port}`,
     logger,
-    stop: () => (stopping ??= stopGracefully(server, logger)),
+    stop: () => (stopping ??= stopGracefully(server, logger).then(() => posterApi?.pool.close())),
   };
+}
+
+/**
+ * The poster API's parts: the key pair (generated in dev when missing, required elsewhere), a
+ * bearer guard with its cache of verified tokens, and the render pool.
+ */
+function createPosterApi(config: Config, clock: () => number, say: (line: string) => void) {
+  const keys = obtainKeyPair(config, say);
+  const guard = createBearerGuard({
+    publicKey: keys.publicKey,
+    skewSeconds: config.jwt.clockSkew,
+    realm: DEFAULT_SERVICE_DOCUMENT.name,
+    clock,
+    cache: new VerifiedTokenCache(),
+  });
+  const pool = createRenderPool({ publicDir: config.publicDir });
+  return { pool, route: posterApiRoute({ config, guard, pool }) };
 }
 
 /** The daily file sink the settings describe. */

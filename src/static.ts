@@ -7,8 +7,7 @@
  * answered exactly like an unrouted path: 404 "No route found". Any other I/O error is thrown,
  * so the app logs it at CRITICAL and answers 500: a permission problem is never a quiet 404.
  */
-import { constants, type BigIntStats } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +20,13 @@ import { hasDotSegmentBelow, isInside, isSafeSegments } from './static/safe-path
 
 /** The methods a static file allows, in Allow order. */
 export const STATIC_METHODS: readonly string[] = ['GET', 'HEAD'];
+
+/**
+ * Bodies up to one read-stream chunk (64 KiB, the stream's high-water mark) are sent from a
+ * single read: the memory a stream would hold anyway, without its machinery on the hot path.
+ * Anything larger streams with back-pressure.
+ */
+export const SINGLE_READ_MAX = 64 * 1024;
 
 export interface StaticOptions {
   /** The served directory (absolute, as in Config). */
@@ -44,12 +50,14 @@ const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', '
 /**
  * O_NOFOLLOW: the path was resolved already, so a symlink appearing there now is refused.
  * O_NONBLOCK: opening a FIFO must not block a thread until a writer comes (it is then refused
- * as not a regular file); it changes nothing for regular files.
+ * as not a regular file); it changes nothing for regular files. O_NOCTTY: a terminal never
+ * becomes ours.
  */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 interface OpenFile {
-  readonly handle: FileHandle;
+  readonly fd: number;
   readonly stats: BigIntStats;
 }
 
@@ -62,7 +70,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   /** The real root when it contains `real`; looked up again on a miss, as the root may move. */
   async function realRootContaining(real: string): Promise<string | undefined> {
     if (realRoot !== undefined && isInside(realRoot, real)) return realRoot;
-    realRoot = await unlessMissing(realpath(root));
+    realRoot = await unlessMissing(realPath(root));
     return realRoot !== undefined && isInside(realRoot, real) ? realRoot : undefined;
   }
 
@@ -71,20 +79,21 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     const path = resolve(root, ...segments);
     if (!isInside(root, path)) return undefined;
     // Again on the real path: a symlink may not lead out of the root, nor to a dotfile in it.
-    const real = await unlessMissing(realpath(path));
+    const real = await unlessMissing(realPath(path));
     if (real === undefined) return undefined;
     const base = await realRootContaining(real);
     if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
-    const handle = await unlessMissing(open(real, OPEN_FLAGS));
-    if (handle === undefined) return undefined;
+    const fd = await unlessMissing(openFile(real));
+    if (fd === undefined) return undefined;
     let stats: BigIntStats;
     try {
-      stats = await handle.stat({ bigint: true });
+      stats = await statFile(fd);
     } catch (err) {
+      release(fd);
       throw err;
     }
-    if (stats.isFile()) return { handle, stats };
-    await handle.close(); // a directory, FIFO, socket or device
+    if (stats.isFile()) return { fd, stats };
+    release(fd); // a directory, FIFO, socket or device
     return undefined;
   }
 
@@ -94,7 +103,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       ctx.attributes._controller = options.notFoundController;
       throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
     }
-    const { handle, stats } = file;
+    const { fd, stats } = file;
     let plan: FilePlan;
     try {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -110,26 +119,33 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
         cacheControl: cacheControlFor(segments),
       }, ctx.receivedAt);
     } catch (err) {
+      release(fd);
       throw err;
     }
-    if (plan.body === undefined) {
-      // Nothing to read: the descriptor is released before the client has its answer.
-      await handle.close();
+    const body = plan.body;
+    if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
+      let bytes: Buffer | undefined;
+      try {
+        if (body !== undefined) bytes = await readRange(fd, body.start, body.end - body.start + 1, ctx.rawPath);
+      } finally {
+        release(fd);
+      }
       res.writeHead(plan.status, plan.headers);
-      res.end();
+      res.end(bytes);
       return;
     }
     res.writeHead(plan.status, plan.headers);
-    await streamRange(handle, plan.body, res, ctx.rawPath);
+    await streamRange(fd, body, res, ctx.rawPath);
   };
 }
 
 /**
- * Streams bytes `start`..`end` of an open file to the response; the stream owns the handle
- * and closes it when it ends, fails or is destroyed because the client went away.
+ * Streams bytes `start`..`end` of an open file to the response with back-pressure; the stream
+ * owns the descriptor and closes it when it ends, fails or is destroyed because the client
+ * went away.
  */
-async function streamRange(handle: FileHandle, range: NonNullable<FilePlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
-  const stream = handle.createReadStream({ start: range.start, end: range.end });
+async function streamRange(fd: number, range: NonNullable<FilePlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
+  const stream = createReadStream('', { fd, start: range.start, end: range.end, autoClose: true });
   try {
     await pipeline(stream, res);
   } catch (err) {
@@ -137,10 +153,24 @@ async function streamRange(handle: FileHandle, range: NonNullable<FilePlan['body
     throw err;
   }
   const expected = range.end - range.start + 1;
-  if (stream.bytesRead < expected) {
-    // The file shrank while being sent: the promised Content-Length cannot be kept.
-    throw new Error(`static file ${rawPath} ended after ${stream.bytesRead} of ${expected} bytes`);
+  if (stream.bytesRead < expected) throw shrank(rawPath, stream.bytesRead, expected);
+}
+
+/** Reads `length` bytes from `position` into a buffer of that size (at most SINGLE_READ_MAX). */
+async function readRange(fd: number, position: number, length: number, rawPath: string): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const n = await readInto(fd, buffer, filled, position + filled);
+    if (n === 0) throw shrank(rawPath, filled, length);
+    filled += n;
   }
+  return buffer;
+}
+
+/** The file got shorter since fstat: the promised Content-Length cannot be kept. */
+function shrank(rawPath: string, got: number, expected: number): Error {
+  return new Error(`static file ${rawPath} ended after ${got} of ${expected} bytes`);
 }
 
 function fileRequest(method: 'GET' | 'HEAD', req: IncomingMessage): FileRequest {
@@ -172,4 +202,34 @@ async function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
 
 function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+// The callback API on plain descriptors: lighter per call than FileHandle, which matters on a
+// path of four file-system calls per request.
+
+function realPath(path: string): Promise<string> {
+  return new Promise((ok, fail) => realpath.native(path, (err, real) => (err ? fail(err) : ok(real))));
+}
+
+function openFile(path: string): Promise<number> {
+  return new Promise((ok, fail) => open(path, OPEN_FLAGS, (err, fd) => (err ? fail(err) : ok(fd))));
+}
+
+function statFile(fd: number): Promise<BigIntStats> {
+  return new Promise((ok, fail) => fstat(fd, { bigint: true }, (err, stats) => (err ? fail(err) : ok(stats))));
+}
+
+function readInto(fd: number, buffer: Buffer, offset: number, position: number): Promise<number> {
+  return new Promise((ok, fail) =>
+    read(fd, buffer, offset, buffer.length - offset, position, (err, n) => (err ? fail(err) : ok(n))),
+  );
+}
+
+/**
+ * Closes a descriptor without waiting: the answer need not wait for it, and the number is
+ * never used again. Closing a read-only descriptor of a regular file cannot lose data, so
+ * there is nothing to report if it fails.
+ */
+function release(fd: number): void {
+  close(fd, () => {});
 }

@@ -43,9 +43,10 @@ describe('log durability of the server program', () => {
   });
 
   it('writes the uncaught exception and earlier lines, then exits 1', async () => {
-    const run = runServerProgram({}, ['--import', './test/fixtures/throw-later.mjs']);
+    const run = runServerProgram({}, ['--import', './test/fixtures/throw-on-signal.mjs']);
     const url = await run.listening;
     await send(url, 'GET', '/before-the-crash');
+    run.child.kill('SIGUSR2');
     const [code] = await run.exited;
     assert.equal(code, 1);
     const log = readLog(run.varDir);

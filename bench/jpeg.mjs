@@ -1,0 +1,163 @@
+// JPEG encoder benchmark: our pure-TypeScript encoder against sharp (libvips
+// with its bundled libjpeg, native) and jpeg-js (pure JavaScript).
+//
+//   cd bench && npm install && npm run bench:jpeg            print the table
+//   npm run bench:jpeg -- --write                            also update RESULTS.md
+//   npm run bench:jpeg -- --rounds 21                        more rounds
+//
+// Every cell (image x quality) is timed round-robin: one encode per encoder
+// per cell per round, the encoder order rotating between rounds, so slow
+// drift of the machine's speed hits all encoders alike. Ratios are the
+// median over rounds of the per-round ratio.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import jpegJs from 'jpeg-js';
+import { encodeJpeg } from '../src/posterEncoder/jpeg/encode.ts';
+import { makeImage, IMAGE_KINDS } from '../test/posterEncoder/jpeg/images.ts';
+
+const WIDTH = 1125;
+const HEIGHT = 2436;
+const QUALITIES = [75, 85, 92];
+const WARMUP_ROUNDS = 3;
+const args = process.argv.slice(2);
+const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 11;
+
+sharp.concurrency(1);
+sharp.cache(false);
+
+const encoders = {
+  ours: async (img, q) => encodeJpeg(img.rgb, { quality: q }),
+  sharp: async (img, q) =>
+    sharp(img.rgbBuffer, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: q }).toBuffer(),
+  'jpeg-js': async (img, q) => jpegJs.encode({ data: img.rgba, width: WIDTH, height: HEIGHT }, q).data,
+};
+const names = Object.keys(encoders);
+
+function prepare(kind) {
+  const rgb = makeImage(kind, WIDTH, HEIGHT, 3);
+  const rgba = new Uint8Array(WIDTH * HEIGHT * 4);
+  for (let i = 0, j = 0; i < rgb.data.length; i += 3, j += 4) {
+    rgba[j] = rgb.data[i];
+    rgba[j + 1] = rgb.data[i + 1];
+    rgba[j + 2] = rgb.data[i + 2];
+    rgba[j + 3] = 255;
+  }
+  return { kind, rgb, rgbBuffer: Buffer.from(rgb.data), rgba: Buffer.from(rgba) };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function psnr(jpeg, source) {
+  const decoded = await sharp(jpeg).raw().toBuffer();
+  let sum = 0;
+  for (let i = 0; i < source.length; i++) sum += (decoded[i] - source[i]) ** 2;
+  return 10 * Math.log10((255 * 255) / (sum / source.length));
+}
+
+const load = { before: loadavg()[0] };
+
+async function run() {
+  const images = IMAGE_KINDS.map(prepare);
+  const cells = images.flatMap((img) => QUALITIES.map((q) => ({ img, q, times: {}, ratios: { sharp: [], 'jpeg-js': [] } })));
+  for (const cell of cells) for (const n of names) cell.times[n] = [];
+  for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
+    for (const cell of cells) {
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      const t = {};
+      for (const n of order) {
+        const start = process.hrtime.bigint();
+        await encoders[n](cell.img, cell.q);
+        t[n] = Number(process.hrtime.bigint() - start) / 1e6;
+      }
+      if (round < WARMUP_ROUNDS) continue;
+      for (const n of names) cell.times[n].push(t[n]);
+      cell.ratios.sharp.push(t.ours / t.sharp);
+      cell.ratios['jpeg-js'].push(t.ours / t['jpeg-js']);
+    }
+    process.stderr.write(`round ${round + 1}/${WARMUP_ROUNDS + ROUNDS}\r`);
+  }
+  process.stderr.write('\n');
+  load.after = loadavg()[0];
+  for (const cell of cells) {
+    cell.bytes = {};
+    cell.psnr = {};
+    for (const n of names) {
+      const out = await encoders[n](cell.img, cell.q);
+      cell.bytes[n] = out.length;
+      cell.psnr[n] = await psnr(out, cell.img.rgbBuffer);
+    }
+  }
+  return cells;
+}
+
+function table(cells) {
+  const lines = [
+    '| image | q | ours ms | sharp ms | jpeg-js ms | ours/sharp | ours/jpeg-js | ours bytes | sharp bytes | jpeg-js bytes | ours PSNR | sharp PSNR | jpeg-js PSNR |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const c of cells) {
+    const ms = (n) => median(c.times[n]).toFixed(1);
+    const db = (n) => c.psnr[n].toFixed(2);
+    lines.push(
+      `| ${c.img.kind} | ${c.q} | ${ms('ours')} | ${ms('sharp')} | ${ms('jpeg-js')} | ` +
+        `${median(c.ratios.sharp).toFixed(2)}x | ${median(c.ratios['jpeg-js']).toFixed(3)}x | ` +
+        `${c.bytes.ours} | ${c.bytes.sharp} | ${c.bytes['jpeg-js']} | ${db('ours')} | ${db('sharp')} | ${db('jpeg-js')} |`,
+    );
+  }
+  const vsSharp = cells.map((c) => median(c.ratios.sharp));
+  const vsJs = cells.map((c) => median(c.ratios['jpeg-js']));
+  lines.push(
+    '',
+    `Median over the ${cells.length} cells: ours/sharp ${median(vsSharp).toFixed(2)}x ` +
+      `(worst cell ${Math.max(...vsSharp).toFixed(2)}x), ours/jpeg-js ${median(vsJs).toFixed(3)}x ` +
+      `(worst cell ${Math.max(...vsJs).toFixed(3)}x).`,
+  );
+  return lines.join('\n');
+}
+
+function machine() {
+  const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpuModel}, ${cpus().length} cores, Node ${process.version}, sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips})`;
+}
+
+function section(cells) {
+  return [
+    '## JPEG encoder',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
+    `All three encoders ran in one process on the same ${cpus().length} cores; sharp with \`sharp.concurrency(1)\`. ` +
+      `1-minute load average ${load.before.toFixed(2)} before and ${load.after.toFixed(2)} after the timed rounds ` +
+      '(anything well above 1 means other work shared the cores).',
+    `${WIDTH}x${HEIGHT} RGB, ours with 4:2:0 and optimised Huffman tables (its defaults), sharp \`.jpeg({ quality })\`` +
+      ' from raw RGB (4:2:0, optimised coding), jpeg-js from RGBA. ' +
+      `Milliseconds are medians of ${ROUNDS} round-robin rounds after ${WARMUP_ROUNDS} warm-up rounds; ` +
+      'ratios are medians of the per-round ratios. PSNR is over RGB after decoding with sharp. ' +
+      'Reproduce: `cd bench && npm install && npm run bench:jpeg`.',
+    '',
+    table(cells),
+    '',
+  ].join('\n');
+}
+
+function writeResults(text) {
+  const path = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
+  const start = current.indexOf('## JPEG encoder');
+  let next;
+  if (start < 0) next = `${current.trimEnd()}\n\n${text}`;
+  else {
+    const end = current.indexOf('\n## ', start + 1);
+    next = current.slice(0, start) + text + (end < 0 ? '' : `\n${current.slice(end + 1)}`);
+  }
+  writeFileSync(path, `${next.trimEnd()}\n`);
+}
+
+const cells = await run();
+const text = section(cells);
+console.log(text);
+if (args.includes('--write')) writeResults(text);

@@ -1,0 +1,239 @@
+// Static files: our service against fastify + @fastify/static, serving the same files.
+//
+//   cd bench && npm install && npm run bench:static          print the figures
+//   npm run bench:static -- --write                          also update RESULTS.md
+//   npm run bench:static -- --rounds 5 --duration 5          more or longer rounds
+//
+// Each server runs in its own child process; autocannon (the load generator) runs in this
+// one. Rounds are interleaved (ours, theirs, ours, theirs…) after a warm-up of each, so slow
+// drift of the machine's speed hits both alike; figures are medians over rounds. Then the
+// peak RSS (VmHWM) of a fresh server process is read before and after it streams a 256 MiB
+// sparse file to a client that reads as fast as it can.
+//
+// The same file is the child servers: `node --import tsx static.mjs serve ours|fastify <dir>`.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const RESULTS = join(SCRIPT, '..', 'RESULTS.md');
+const HEADING = '## Static files';
+const FILES = [
+  { name: 'small.bin', label: '10 KiB', size: 10 * 1024 },
+  { name: 'large.bin', label: '1 MiB', size: 1024 * 1024 },
+];
+const BIG = { name: 'big.bin', size: 256 * 1024 * 1024 };
+const CONNECTIONS = 16;
+const SECRETS = { APP_ID: 'bench', APP_KEY: 'bench', ACCESS_TOKEN: 'bench', APP_SECRET: 'bench', JWT_PASSPHRASE: 'bench', BROKER_PASSWORD: 'bench' };
+
+if (process.argv[2] === 'serve') {
+  await serve(process.argv[3], process.argv[4]);
+} else {
+  await main();
+}
+
+/** Child mode: one server on a free port, printing `listening on <url>`. */
+async function serve(kind, publicDir) {
+  let url;
+  if (kind === 'ours') {
+    const { parseConfig } = await import('../src/config.ts');
+    const { startServer } = await import('../src/server.ts');
+    const config = parseConfig({ ...SECRETS, APP_ENV: 'prod', PORT: '0', PUBLIC_DIR: publicDir, VAR_DIR: join(publicDir, '..', 'var') }, process.cwd());
+    url = (await startServer({ config })).url;
+  } else {
+    const { default: fastify } = await import('fastify');
+    const { default: fastifyStatic } = await import('@fastify/static');
+    const app = fastify({ logger: false });
+    await app.register(fastifyStatic, { root: publicDir, prefix: '/static/' });
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  }
+  process.on('SIGTERM', () => process.exit(0));
+  process.stdout.write(`listening on ${url}\n`);
+}
+
+function startServerProcess(kind, publicDir) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, 'serve', kind, publicDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ kind, child, url });
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited ${code} before listening`)));
+  });
+}
+
+function stopServerProcess(server) {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGTERM');
+  });
+}
+
+/** A line of /proc/<pid>/status in MiB: VmRSS now, VmHWM the peak so far. */
+function statusMiB(pid, field) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
+}
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** GET a path, resolving with the status and the body's length and bytes (bodies here are small). */
+function get(url, path) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url + path, { agent: false }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Streams a path to nowhere as fast as the client can read; resolves with the bytes read. */
+function drain(url, path) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url + path, { agent: false }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => (bytes += c.length));
+        res.on('end', () => resolve(bytes));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function load(url, path, duration) {
+  const { default: autocannon } = await import('autocannon');
+  const result = await autocannon({ url: url + path, connections: CONNECTIONS, duration });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return { rps: result.requests.average, mbps: result.throughput.average / 1e6 };
+}
+
+async function main() {
+  const rounds = option('rounds', 5);
+  const duration = option('duration', 5);
+  const work = mkdtempSync(join(tmpdir(), 'bench-static-'));
+  const publicDir = join(work, 'public');
+  mkdirSync(publicDir);
+  for (const file of FILES) writeFileSync(join(publicDir, file.name), randomBytes(file.size));
+  writeFileSync(join(publicDir, BIG.name), '');
+  truncateSync(join(publicDir, BIG.name), BIG.size); // sparse: no disk blocks, no page cache to fill
+
+  try {
+    const servers = [await startServerProcess('ours', publicDir), await startServerProcess('fastify', publicDir)];
+    for (const server of servers) {
+      for (const file of FILES) {
+        const res = await get(server.url, `/static/${file.name}`);
+        const expected = readFileSync(join(publicDir, file.name));
+        if (res.status !== 200 || !res.body.equals(expected)) throw new Error(`${server.kind} does not serve ${file.name} right`);
+      }
+    }
+    const figures = Object.fromEntries(FILES.map((f) => [f.name, { ours: [], fastify: [] }]));
+    for (const server of servers) for (const file of FILES) await load(server.url, `/static/${file.name}`, 2); // warm-up
+    for (let round = 1; round <= rounds; round++) {
+      for (const file of FILES) {
+        for (const server of servers) {
+          const r = await load(server.url, `/static/${file.name}`, duration);
+          figures[file.name][server.kind].push(r);
+          console.error(`round ${round}/${rounds} ${file.label} ${server.kind}: ${r.rps.toFixed(0)} req/s, ${r.mbps.toFixed(1)} MB/s`);
+        }
+      }
+    }
+    await Promise.all(servers.map(stopServerProcess));
+
+    const memory = {};
+    for (const kind of ['ours', 'fastify']) {
+      const server = await startServerProcess(kind, publicDir);
+      await get(server.url, `/static/${FILES[0].name}`); // one request first, so both have served
+      const before = statusMiB(server.child.pid, 'VmHWM');
+      const started = performance.now();
+      const bytes = await drain(server.url, `/static/${BIG.name}`);
+      const seconds = (performance.now() - started) / 1000;
+      const after = statusMiB(server.child.pid, 'VmHWM');
+      await stopServerProcess(server);
+      if (bytes !== BIG.size) throw new Error(`${kind} sent ${bytes} of ${BIG.size} bytes`);
+      memory[kind] = { before, after, seconds };
+    }
+    const report = formatReport(figures, memory, rounds, duration);
+    console.log(report);
+    if (process.argv.includes('--write')) writeSection(report);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function formatReport(figures, memory, rounds, duration) {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  const date = execFileSync('date', { encoding: 'utf8' }).trim();
+  const lines = [
+    HEADING,
+    '',
+    `${date}; ${cpu}, ${cpus().length} cores, Node ${process.version}. Both servers and the load`,
+    `generator (autocannon, ${CONNECTIONS} connections) share these ${cpus().length} cores, so the figures compare the two`,
+    'servers on this machine; they are not the capacity of either. Our service runs from source',
+    `through tsx in prod (APP_ENV=prod); the peer is fastify + @fastify/static with default options.`,
+    `${rounds} interleaved rounds of ${duration} s per file and server after a 2 s warm-up; medians.`,
+    '`npm run bench:static` (in bench/) reproduces them.',
+    '',
+    '| file | ours req/s | @fastify/static req/s | ratio | ours MB/s | @fastify/static MB/s | ratio |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const file of FILES) {
+    const f = figures[file.name];
+    const rps = [median(f.ours.map((r) => r.rps)), median(f.fastify.map((r) => r.rps))];
+    const mbps = [median(f.ours.map((r) => r.mbps)), median(f.fastify.map((r) => r.mbps))];
+    lines.push(
+      `| ${file.label} | ${rps[0].toFixed(0)} | ${rps[1].toFixed(0)} | ${(rps[0] / rps[1]).toFixed(2)} | ` +
+        `${mbps[0].toFixed(1)} | ${mbps[1].toFixed(1)} | ${(mbps[0] / mbps[1]).toFixed(2)} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Peak RSS (VmHWM of the server process) streaming a 256 MiB sparse file to one client:',
+    '',
+    '| server | peak RSS before | peak RSS after | transfer time |',
+    '|---|---:|---:|---:|',
+  );
+  for (const [kind, name] of [['ours', 'ours'], ['fastify', '@fastify/static']]) {
+    const m = memory[kind];
+    lines.push(`| ${name} | ${m.before.toFixed(1)} MiB | ${m.after.toFixed(1)} MiB | ${m.seconds.toFixed(2)} s |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Replaces this benchmark's section of RESULTS.md (or appends it), leaving the others alone. */
+function writeSection(report) {
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const start = text.indexOf(`${HEADING}\n`);
+  let next;
+  if (start < 0) {
+    next = `${text.trimEnd()}\n\n${report}`;
+  } else {
+    const after = text.indexOf('\n## ', start + HEADING.length);
+    const rest = after < 0 ? '' : text.slice(after + 1);
+    next = `${text.slice(0, start)}${report}${rest ? `\n${rest}` : ''}`;
+  }
+  writeFileSync(RESULTS, next);
+}

@@ -1,0 +1,83 @@
+/**
+ * Anti-aliased shapes in canvas pixels: rectangles by exact separable area coverage, rounded
+ * rectangles, circles and lines through the area rasteriser.
+ */
+import type { Canvas } from './canvas.js';
+import type { Rgb } from './color.js';
+import { PathBuilder } from './path.js';
+import { accumulatePath } from './rasterize.js';
+
+/**
+ * Per-pixel overlap of [start, start + size) with pixels [first, first + n): the exact
+ * coverage of one axis of an axis-aligned rectangle.
+ */
+export function axisCoverage(start: number, size: number): { first: number; coverage: Float32Array } {
+  const end = start + size;
+  const first = Math.floor(start);
+  const n = Math.max(0, Math.ceil(end) - first);
+  const coverage = new Float32Array(n);
+  for (let k = 0; k < n; k++) {
+    const p = first + k;
+    coverage[k] = Math.max(0, Math.min(p + 1, end) - Math.max(p, start));
+  }
+  return { first, coverage };
+}
+
+/** A rectangle, exact area coverage on both axes. */
+export function fillRect(canvas: Canvas, x: number, y: number, width: number, height: number, color: Rgb, opacity = 1): void {
+  if (width <= 0 || height <= 0) return;
+  const columns = axisCoverage(x, width);
+  const rows = axisCoverage(y, height);
+  canvas.fillSeparable(columns.first, columns.coverage, rows.first, rows.coverage, color, opacity);
+}
+
+/** A rectangle with circular corners of `radius` (limited to half the shorter side). */
+export function fillRoundedRect(
+  canvas: Canvas, x: number, y: number, width: number, height: number, radius: number, color: Rgb, opacity = 1,
+): void {
+  const r = Math.min(radius, width / 2, height / 2);
+  if (r <= 0) return fillRect(canvas, x, y, width, height, color, opacity);
+  const half = Math.PI / 2;
+  const path = new PathBuilder()
+    .moveTo(x + r, y)
+    .lineTo(x + width - r, y)
+    .arc(x + width - r, y + r, r, -half, 0)
+    .lineTo(x + width, y + height - r)
+    .arc(x + width - r, y + height - r, r, 0, half)
+    .lineTo(x + r, y + height)
+    .arc(x + r, y + height - r, r, half, 2 * half)
+    .lineTo(x, y + r)
+    .arc(x + r, y + r, r, 2 * half, 3 * half)
+    .close();
+  fillPath(canvas, path, color, opacity);
+}
+
+/** A disc of radius r centred on (cx, cy). */
+export function fillCircle(canvas: Canvas, cx: number, cy: number, r: number, color: Rgb, opacity = 1): void {
+  if (r <= 0) return;
+  const path = new PathBuilder().arc(cx, cy, r, 0, 2 * Math.PI).close();
+  fillPath(canvas, path, color, opacity);
+}
+
+/** A straight line of `width` pixels from (x1, y1) to (x2, y2), with butt ends. */
+export function strokeLine(
+  canvas: Canvas, x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb, opacity = 1,
+): void {
+  const length = Math.hypot(x2 - x1, y2 - y1);
+  if (length === 0 || width <= 0) return;
+  // Half the width along the normal on each side.
+  const nx = (-(y2 - y1) / length) * (width / 2);
+  const ny = ((x2 - x1) / length) * (width / 2);
+  const path = new PathBuilder()
+    .moveTo(x1 + nx, y1 + ny)
+    .lineTo(x2 + nx, y2 + ny)
+    .lineTo(x2 - nx, y2 - ny)
+    .lineTo(x1 - nx, y1 - ny)
+    .close();
+  fillPath(canvas, path, color, opacity);
+}
+
+/** Rasterises a path clipped to the canvas and composites it in the same pass. */
+export function fillPath(canvas: Canvas, path: PathBuilder, color: Rgb, opacity = 1): void {
+  canvas.fillAccumulated(accumulatePath(path, canvas.bounds), color, opacity);
+}

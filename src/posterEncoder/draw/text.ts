@@ -1,0 +1,87 @@
+/**
+ * The last two stages of the text pipeline: a glyph outline scaled to pixels and rasterised to
+ * a coverage mask, then composited onto the canvas. Pen positions keep quarter-pixel precision
+ * horizontally; baselines sit on whole pixels so every line's stems land alike.
+ */
+import type { Font } from '../font/font.js';
+import type { LaidOutLine } from '../layout.js';
+import type { Canvas } from './canvas.js';
+import type { Rgb } from './color.js';
+import { PathBuilder } from './path.js';
+import { rasterize, type CoverageMask } from './rasterize.js';
+
+/** Horizontal pen positions are rounded to 1/SUBPIXELS of a pixel (cache key and output). */
+export const SUBPIXELS = 4;
+
+/**
+ * The glyph's coverage with its pen at (offsetX, 0) and the baseline at y = 0 (y down): the
+ * mask's x and y say where its top-left pixel lies relative to the pen's whole pixel.
+ */
+export function rasterizeGlyph(font: Font, glyphIndex: number, size: number, offsetX = 0): CoverageMask {
+  const scale = size / font.unitsPerEm;
+  const path = new PathBuilder();
+  for (const c of font.outline(glyphIndex)) {
+    switch (c.type) {
+      case 'move':
+        path.moveTo(c.x * scale + offsetX, -c.y * scale);
+        break;
+      case 'line':
+        path.lineTo(c.x * scale + offsetX, -c.y * scale);
+        break;
+      case 'quad':
+        path.quadTo(c.cx * scale + offsetX, -c.cy * scale, c.x * scale + offsetX, -c.y * scale);
+        break;
+      default:
+        unreachable(c);
+    }
+  }
+  path.close();
+  return rasterize(path);
+}
+
+function unreachable(x: never): never {
+  throw new TypeError(`unexpected outline command ${JSON.stringify(x)}`);
+}
+
+/** Masks of glyphs already rasterised at a size and quarter-pixel offset, per font. */
+export class GlyphCache {
+  readonly #masks = new Map<Font, Map<string, CoverageMask>>();
+
+  mask(font: Font, glyphIndex: number, size: number, subpixel: number): CoverageMask {
+    let perFont = this.#masks.get(font);
+    if (perFont === undefined) {
+      perFont = new Map();
+      this.#masks.set(font, perFont);
+    }
+    const key = `${glyphIndex}:${size}:${subpixel}`;
+    let mask = perFont.get(key);
+    if (mask === undefined) {
+      mask = rasterizeGlyph(font, glyphIndex, size, subpixel / SUBPIXELS);
+      perFont.set(key, mask);
+    }
+    return mask;
+  }
+}
+
+/** How to draw one laid-out line. */
+export interface LineStyle {
+  readonly font: Font;
+  /** Pixels per em. */
+  readonly size: number;
+  readonly color: Rgb;
+  readonly opacity?: number;
+}
+
+/** Draws a line with its pen starting at (x, baselineY); the baseline is rounded to a pixel. */
+export function drawLine(canvas: Canvas, line: LaidOutLine, x: number, baselineY: number, style: LineStyle, cache: GlyphCache): void {
+  const { font, size, color } = style;
+  const scale = size / font.unitsPerEm;
+  const baseline = Math.round(baselineY);
+  for (let i = 0; i < line.glyphs.length; i++) {
+    const pen = Math.round((x + line.positions[i] * scale) * SUBPIXELS);
+    const whole = Math.floor(pen / SUBPIXELS);
+    const mask = cache.mask(font, line.glyphs[i], size, pen - whole * SUBPIXELS);
+    if (mask.width === 0) continue; // a space
+    canvas.fillMask({ ...mask, x: mask.x + whole, y: mask.y + baseline }, color, style.opacity ?? 1);
+  }
+}

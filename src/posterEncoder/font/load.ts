@@ -1,0 +1,48 @@
+/**
+ * The fonts that ship with the package (`assets/fonts/`, DejaVu Sans; licence in
+ * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per process.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Font } from './font.js';
+
+/** The faces a poster uses. */
+export type FontFace = 'regular' | 'bold';
+
+const FILES: Record<FontFace, string> = {
+  regular: 'DejaVuSans.ttf',
+  bold: 'DejaVuSans-Bold.ttf',
+};
+
+const loaded = new Map<FontFace, Promise<Font>>();
+
+/** The parsed face, loaded on first call and shared afterwards. */
+export function loadFont(face: FontFace): Promise<Font> {
+  let font = loaded.get(face);
+  if (font === undefined) {
+    font = readFile(fontPath(face)).then((bytes) => new Font(bytes));
+    // A failed load is not cached, so a later call can succeed.
+    font.catch(() => loaded.delete(face));
+    loaded.set(face, font);
+  }
+  return font;
+}
+
+/** Absolute path of a shipped font file. */
+export function fontPath(face: FontFace): string {
+  return join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'assets', 'fonts', FILES[face]);
+}
+
+/**
+ * The nearest directory at or above `from` holding a `package.json`: this module runs as
+ * `src/posterEncoder/font/load.ts` (tsx) or `dist/posterEncoder/font/load.js` (compiled), and
+ * `assets/` sits at the package root in both layouts.
+ */
+export function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json at or above ${from}`);
+  }
+}

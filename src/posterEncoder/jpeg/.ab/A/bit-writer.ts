@@ -1,0 +1,189 @@
+/**
+ * Byte and bit output of the encoder: marker segments are written as bytes,
+ * entropy-coded data through a 32-bit bit buffer that is emitted a whole word
+ * at a time, with a 0x00 stuffed after every 0xFF byte (T.81 F.1.2.3) and
+ * restart markers RST0..RST7 between restart intervals (T.81 B.1.1.3, F.1.2.3).
+ */
+import type { SymbolCodes } from './huffman.js';
+import type { SymbolStream } from './symbols.js';
+
+/** Records written per capacity check: each needs at most 4 bytes, 8 if stuffed. */
+const CHUNK_RECORDS = 8192;
+const BYTES_PER_RECORD = 8;
+
+/**
+ * Output buffer left by the last writer, reused by the next one (encoding is
+ * synchronous, so it is never shared); at most MAX_SPARE_BYTES are kept.
+ */
+let spare: Uint8Array = new Uint8Array(0);
+const MAX_SPARE_BYTES = 1 << 24;
+
+/** Growable output buffer with a bit writer for the scan. */
+export class BitWriter {
+  private buffer: Uint8Array;
+  private pos = 0;
+  /** Pending bits, the most recent in the low bits; only the low `32 - free` count. */
+  private acc = 0;
+  /** Free bits in `acc`: 32 when empty, never 0 (a full word is emitted at once). */
+  private free = 32;
+  /** Number of the next RSTn marker, cycling 0..7. */
+  private nextRestart = 0;
+
+  constructor(initialCapacity = 1 << 16) {
+    const capacity = Math.max(initialCapacity, 64);
+    this.buffer = spare.length >= capacity ? spare : new Uint8Array(capacity);
+    spare = new Uint8Array(0);
+  }
+
+  /** Bytes written so far (bits still in the buffer excluded). */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Makes room for `extra` more bytes. */
+  ensure(extra: number): void {
+    if (this.pos + extra <= this.buffer.length) return;
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.pos + extra));
+    grown.set(this.buffer.subarray(0, this.pos));
+    this.buffer = grown;
+  }
+
+  /** Writes one byte as is (markers and segment contents, never stuffed). */
+  writeByte(value: number): void {
+    this.ensure(1);
+    this.buffer[this.pos++] = value;
+  }
+
+  /** Writes a 16-bit big-endian value (T.81 B.1.1.3: all parameters are MSB first). */
+  writeUint16(value: number): void {
+    this.ensure(2);
+    this.buffer[this.pos++] = value >>> 8;
+    this.buffer[this.pos++] = value;
+  }
+
+  /** Writes bytes as is. */
+  writeBytes(bytes: ArrayLike<number>): void {
+    this.ensure(bytes.length);
+    this.buffer.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  /** Appends the low `length` bits of `value` (1..27 bits), most significant first. */
+  putBits(value: number, length: number): void {
+    this.ensure(8);
+    const bits = value & ((1 << length) - 1);
+    if (length < this.free) {
+      this.acc = (this.acc << length) | bits;
+      this.free -= length;
+      return;
+    }
+    const rest = length - this.free;
+    this.pos = emitWord(this.buffer, this.pos, (this.acc << this.free) | (bits >>> rest));
+    this.acc = bits;
+    this.free = 32 - rest;
+  }
+
+  /**
+   * Writes the scan data of a symbol stream with the given codes, putting a
+   * restart marker wherever the stream marked the end of an interval.
+   */
+  writeSymbols(stream: SymbolStream, codes: SymbolCodes): void {
+    let start = 0;
+    for (const end of stream.restarts) {
+      this.writeRecords(stream.records, start, end, codes);
+      this.writeRestart();
+      start = end;
+    }
+    this.writeRecords(stream.records, start, stream.length, codes);
+  }
+
+  /** Hot loop of the encoder: one table look-up and one put per symbol. */
+  private writeRecords(records: Int32Array, start: number, end: number, table: SymbolCodes): void {
+    const { codes, lengths } = table;
+    let { acc, free, pos } = this;
+    for (let chunk = start; chunk < end; chunk += CHUNK_RECORDS) {
+      const chunkEnd = Math.min(end, chunk + CHUNK_RECORDS);
+      this.pos = pos;
+      this.ensure((chunkEnd - chunk) * BYTES_PER_RECORD + 8);
+      const buffer = this.buffer;
+      for (let i = chunk; i < chunkEnd; i++) {
+        const record = records[i];
+        const entry = record >>> 16;
+        const length = lengths[entry];
+        const value = codes[entry] | (record & 0xffff);
+        if (length < free) {
+          acc = (acc << length) | value;
+          free -= length;
+        } else {
+          const rest = length - free;
+          pos = emitWord(buffer, pos, (acc << free) | (value >>> rest));
+          acc = value;
+          free = 32 - rest;
+        }
+      }
+    }
+    this.acc = acc;
+    this.free = free;
+    this.pos = pos;
+  }
+
+  /** Pads the last partial byte with 1 bits (F.1.2.3) and writes out every pending bit. */
+  flushBits(): void {
+    const pending = 32 - this.free;
+    const pad = (8 - (pending & 7)) & 7;
+    if (pad > 0) this.putBits(0xff, pad);
+    const bytes = (32 - this.free) >> 3;
+    this.ensure(8);
+    for (let k = bytes - 1; k >= 0; k--) {
+      const byte = (this.acc >>> (8 * k)) & 0xff;
+      this.buffer[this.pos++] = byte;
+      if (byte === 0xff) this.buffer[this.pos++] = 0;
+    }
+    this.acc = 0;
+    this.free = 32;
+  }
+
+  /** Ends a restart interval: byte-aligns the data and writes RSTn (n = 0..7 cyclically). */
+  writeRestart(): void {
+    this.flushBits();
+    this.writeByte(0xff);
+    this.writeByte(0xd0 + this.nextRestart);
+    this.nextRestart = (this.nextRestart + 1) & 7;
+  }
+
+  /**
+   * The bytes written, as a new array of exactly that length. The writer's
+   * own buffer is then kept for the next writer; this one is done.
+   */
+  toBytes(): Uint8Array {
+    const bytes = this.buffer.slice(0, this.pos);
+    if (this.buffer.length <= MAX_SPARE_BYTES && this.buffer.length > spare.length) spare = this.buffer;
+    this.buffer = new Uint8Array(0);
+    this.pos = 0;
+    return bytes;
+  }
+}
+
+/**
+ * Writes the 32 bits of `word` as 4 bytes, each 0xFF followed by a stuffed
+ * 0x00, and returns the new position. The fast path tests all four bytes for
+ * 0xFF at once: a byte of `word` is 0xFF exactly when that byte of ~word is 0,
+ * and (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when x has a
+ * zero byte.
+ */
+function emitWord(buffer: Uint8Array, pos: number, word: number): number {
+  const inverted = ~word;
+  if (((inverted - 0x01010101) & word & 0x80808080) === 0) {
+    buffer[pos] = word >>> 24;
+    buffer[pos + 1] = word >>> 16;
+    buffer[pos + 2] = word >>> 8;
+    buffer[pos + 3] = word;
+    return pos + 4;
+  }
+  for (let shift = 24; shift >= 0; shift -= 8) {
+    const byte = (word >>> shift) & 0xff;
+    buffer[pos++] = byte;
+    if (byte === 0xff) buffer[pos++] = 0;
+  }
+  return pos;
+}

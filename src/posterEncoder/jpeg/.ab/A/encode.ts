@@ -1,0 +1,60 @@
+/**
+ * Baseline sequential JPEG encoder (ITU-T T.81, JFIF 1.01 file format) in
+ * plain TypeScript. The pipeline, one file per stage:
+ *
+ *   validate.ts   input checks
+ *   frame.ts      components, blocks and MCUs
+ *   color.ts      RGB -> YCbCr and downsampling, one MCU row at a time
+ *   dct.ts        accurate integer forward DCT
+ *   quantize.ts   Annex K tables, quality scaling, exact rounding division
+ *   scan.ts       MCU order, restart intervals, edge (dummy) blocks
+ *   symbols.ts    quantisation and run-length/category symbols, counted
+ *   huffman.ts    Annex K.3 tables, Annex K.2 optimised tables, Annex C codes
+ *   bit-writer.ts the entropy-coded bytes, stuffing and RSTn
+ *   markers.ts    the marker segments
+ *   pipeline.ts   the order of all of the above
+ *   zigzag.ts     the coefficient order
+ *
+ * For the same pixels and settings the output from the first DQT marker to
+ * EOI is byte-identical to libjpeg-turbo's `cjpeg -baseline` (accurate
+ * integer DCT); the e2e tests check this.
+ */
+import type { Subsampling } from './frame.js';
+import { encodeFrame } from './pipeline.js';
+import { validate } from './validate.js';
+
+export type { Subsampling } from './frame.js';
+
+/** Pixels to encode, rows top to bottom, interleaved channels. */
+export interface JpegImage {
+  /** Width in pixels, 1..65535. */
+  width: number;
+  /** Height in pixels, 1..65535. */
+  height: number;
+  /** `width * height * channels` bytes. */
+  data: Uint8Array | Uint8ClampedArray;
+  /** 1 = grey (one component), 3 = RGB, 4 = RGBA (alpha ignored). */
+  channels: 1 | 3 | 4;
+}
+
+/** Encoder settings; every field is optional. */
+export interface JpegOptions {
+  /** IJG quality 1..100 scaling the Annex K tables (50 = as printed). Default 85. */
+  quality?: number;
+  /** Chroma subsampling of colour input (ignored for grey). Default '4:2:0'. */
+  subsampling?: Subsampling;
+  /** Huffman tables optimised for this image (Annex K.2) instead of Annex K.3's. Default true. */
+  optimizeHuffman?: boolean;
+  /** MCUs per restart interval, 0..65535; 0 = no restart markers. Default 0. */
+  restartInterval?: number;
+  /** Text for a COM segment, at most 65533 bytes as UTF-8. */
+  comment?: string;
+}
+
+/**
+ * Encodes an image as a baseline JFIF file. Throws TypeError or RangeError,
+ * naming the field and its allowed values, for invalid input.
+ */
+export function encodeJpeg(image: JpegImage, options: JpegOptions = {}): Uint8Array {
+  return encodeFrame(validate(image, options));
+}

@@ -1,0 +1,206 @@
+/**
+ * Entropy-coding model of the baseline sequential scan (T.81 F.1.2): turns
+ * quantised blocks into the exact sequence of Huffman symbols and appended
+ * bits, counting each symbol as it goes so that optimised tables (Annex K.2)
+ * cost no extra pass over the coefficients.
+ *
+ * Each symbol is one 32-bit record: `(entry << 16) | bits`, where
+ * entry = slot * 256 + symbol names the symbol in one of four Huffman tables
+ * and `bits` are the additional bits that follow its code (F.1.2.1.1,
+ * F.1.2.2.1), already reduced to their length. The slots are DC and AC of
+ * table 0 (luma) as 0 and 1, DC and AC of table 1 (chroma) as 2 and 3: a
+ * component with table t codes its DC in slot 2t and its AC in slot 2t + 1.
+ */
+import type { QuantDivisors } from './quantize.js';
+
+/** Number of Huffman table slots (DC and AC for two tables). */
+export const SLOT_COUNT = 4;
+
+/** Symbol of the end-of-block code (F.1.2.2.1). */
+export const EOB = 0x00;
+/** Symbol of the run of 16 zero coefficients (F.1.2.2.1). */
+export const ZRL = 0xf0;
+
+/**
+ * Record storage left by the last encode, reused by the next one so that a
+ * run of encodes does not allocate (and make the GC free) megabytes per
+ * image. Encoding is synchronous, so one spare per thread is never shared.
+ */
+let spare: Int32Array = new Int32Array(0);
+/** Largest storage kept between encodes: 4 Mi records, 16 MiB. */
+const MAX_SPARE_RECORDS = 1 << 22;
+
+function takeSpare(capacity: number): Int32Array {
+  if (spare.length < capacity) return new Int32Array(capacity);
+  const records = spare;
+  spare = new Int32Array(0);
+  return records;
+}
+
+function keepSpare(records: Int32Array): void {
+  if (records.length <= MAX_SPARE_RECORDS && records.length > spare.length) spare = records;
+}
+
+/** Growable list of symbol records plus per-slot symbol counts. */
+export class SymbolStream {
+  records: Int32Array;
+  length = 0;
+  /** Frequencies of each slot's symbols: index = slot * 256 + symbol. */
+  readonly counts = new Int32Array(SLOT_COUNT * 256);
+  /** Record indices before which a restart marker goes (T.81 B.2.1). */
+  restarts: number[] = [];
+
+  constructor(initialCapacity = 1 << 16) {
+    this.records = takeSpare(initialCapacity);
+  }
+
+  /** Hands the record storage back for the next encode; the stream is empty afterwards. */
+  release(): void {
+    keepSpare(this.records);
+    this.records = new Int32Array(0);
+    this.clearRecords();
+  }
+
+  /** Makes room for at least `extra` more records. */
+  reserve(extra: number): void {
+    if (this.length + extra <= this.records.length) return;
+    const grown = new Int32Array(Math.max(this.records.length * 2, this.length + extra));
+    grown.set(this.records.subarray(0, this.length));
+    this.records = grown;
+  }
+
+  /** Forgets the records (keeping counts) once they have been written. */
+  clearRecords(): void {
+    this.length = 0;
+    this.restarts = [];
+  }
+
+  /** Marks that a restart interval ends here. */
+  markRestart(): void {
+    this.restarts.push(this.length);
+  }
+}
+
+/** Most records one block can add: DC, then at most 63 AC, ZRL and EOB symbols in all, plus slack. */
+export const MAX_RECORDS_PER_BLOCK = 68;
+
+/**
+ * Quantises one block of DCT output (`dct`, zig-zag order, see dct.ts) with
+ * `q` (see quantize.ts), appends its symbols and returns its quantised DC,
+ * the next predictor (F.1.2.1.3). A branch-free pass first marks which AC
+ * coefficients quantise to non-zero; only those are then quantised and coded,
+ * the zero runs between them being the gaps between marks. The caller must
+ * have reserved {@link MAX_RECORDS_PER_BLOCK} records.
+ */
+export function addBlock(
+  stream: SymbolStream, dct: Int32Array, q: QuantDivisors, predictor: number, dcSlot: number,
+): number {
+  const dc = quantizeDc(dct[0], q);
+  putDc(stream, dc - predictor, dcSlot);
+  // Bit k of `low` (k = 1..31) and bit k - 32 of `high` (k = 32..63) mark coefficient k.
+  let low = nonZeroBits(dct, q.threshold, 0) & ~1;
+  let high = nonZeroBits(dct, q.threshold, 32);
+  let previous = 0;
+  while (low !== 0) {
+    const bit = low & -low; // lowest mark
+    low ^= bit;
+    previous = putAc(stream, dct, q, 31 - Math.clz32(bit), previous, dcSlot);
+  }
+  while (high !== 0) {
+    const bit = high & -high;
+    high ^= bit;
+    previous = putAc(stream, dct, q, 63 - Math.clz32(bit), previous, dcSlot);
+  }
+  if (previous < 63) putEob(stream, dcSlot);
+  return dc;
+}
+
+/**
+ * Bit i set where coefficient `first + i` (i = 0..31) quantises to non-zero,
+ * i.e. where its magnitude reaches the threshold: (threshold - 1 - |v|) is
+ * then negative and its sign bit is the mark.
+ */
+function nonZeroBits(dct: Int32Array, threshold: Int32Array, first: number): number {
+  let bits = 0;
+  for (let i = 0; i < 32; i++) {
+    const v = dct[first + i];
+    const sign = v >> 31; // 0 or -1
+    bits |= ((threshold[first + i] - 1 - ((v ^ sign) - sign)) >>> 31) << i;
+  }
+  return bits;
+}
+
+/**
+ * Appends AC coefficient k, which follows the coefficient at `previous` after
+ * k - previous - 1 zeros: a ZRL per 16 zeros, then RRRRSSSS and SSSS bits
+ * (F.1.2.2.1; a negative level sends the low bits of level - 1, i.e. of
+ * ~|level|). Returns k.
+ */
+function putAc(stream: SymbolStream, dct: Int32Array, q: QuantDivisors, k: number, previous: number, dcSlot: number): number {
+  const { records, counts } = stream;
+  const slot = (dcSlot + 1) << 8;
+  let n = stream.length;
+  let run = k - previous - 1;
+  for (; run > 15; run -= 16) {
+    records[n++] = (slot | ZRL) << 16;
+    counts[slot | ZRL]++;
+  }
+  const v = dct[k];
+  const sign = v >> 31;
+  const level = ((((v ^ sign) - sign) + q.round[k]) * q.multiplier[k]) >> q.shift[k];
+  const size = 32 - Math.clz32(level);
+  const entry = slot | (run << 4) | size;
+  records[n++] = (entry << 16) | ((level ^ sign) & ((1 << size) - 1));
+  counts[entry]++;
+  stream.length = n;
+  return k;
+}
+
+/** Quantised DC coefficient (zig-zag position 0) of a DCT output value. */
+function quantizeDc(t: number, q: QuantDivisors): number {
+  const magnitude = ((Math.abs(t) + q.round[0]) * q.multiplier[0]) >> q.shift[0];
+  return t < 0 ? -magnitude | 0 : magnitude; // | 0: no -0
+}
+
+/**
+ * Appends the DC difference as category SSSS then SSSS bits (F.1.2.1.1,
+ * Table F.1; a negative difference sends the low bits of diff - 1).
+ */
+function putDc(stream: SymbolStream, diff: number, dcSlot: number): void {
+  const size = 32 - Math.clz32(Math.abs(diff));
+  const entry = (dcSlot << 8) | size;
+  stream.records[stream.length++] = (entry << 16) | ((diff < 0 ? diff - 1 : diff) & ((1 << size) - 1));
+  stream.counts[entry]++;
+}
+
+/** Appends the end-of-block symbol: the remaining coefficients are zero. */
+function putEob(stream: SymbolStream, dcSlot: number): void {
+  const entry = ((dcSlot + 1) << 8) | EOB;
+  stream.records[stream.length++] = entry << 16;
+  stream.counts[entry]++;
+}
+
+/**
+ * Appends a block whose AC coefficients are all zero and whose DCT output 0
+ * is `dct0` (see `uniformBlockDc` in dct.ts): its DC difference and an EOB.
+ * Returns the quantised DC, the next predictor.
+ */
+export function addDcOnlyBlock(
+  stream: SymbolStream, dct0: number, q: QuantDivisors, predictor: number, dcSlot: number,
+): number {
+  const dc = quantizeDc(dct0, q);
+  putDc(stream, dc - predictor, dcSlot);
+  putEob(stream, dcSlot);
+  return dc;
+}
+
+/**
+ * Appends a block outside the image that only completes an MCU (a "dummy"
+ * block; T.81 A.2.4 leaves its content to the encoder). Like libjpeg, its DC
+ * repeats the previous block's DC, which within an MCU is the predictor, and
+ * all its AC coefficients are zero: a DC difference of 0 and an EOB.
+ */
+export function addDummyBlock(stream: SymbolStream, dcSlot: number): void {
+  putDc(stream, 0, dcSlot);
+  putEob(stream, dcSlot);
+}

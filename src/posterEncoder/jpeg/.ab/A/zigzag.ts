@@ -1,0 +1,30 @@
+/**
+ * Zig-zag sequence of the 64 DCT coefficients (ITU-T T.81 Figure A.6).
+ *
+ * `ZIGZAG[k]` is the natural (row-major, `row * 8 + column`) index of the
+ * coefficient sent k-th. Quantisation tables in DQT and coefficients in the
+ * scan are both sent in this order (T.81 B.2.4.1, F.1.1.5).
+ */
+export const ZIGZAG: Uint8Array = Uint8Array.from([
+  0, 1, 8, 16, 9, 2, 3, 10,
+  17, 24, 32, 25, 18, 11, 4, 5,
+  12, 19, 26, 33, 40, 48, 41, 34,
+  27, 20, 13, 6, 7, 14, 21, 28,
+  35, 42, 49, 56, 57, 50, 43, 36,
+  29, 22, 15, 23, 30, 37, 44, 51,
+  58, 59, 52, 45, 38, 31, 39, 46,
+  53, 60, 61, 54, 47, 55, 62, 63,
+]);
+
+/**
+ * Inverse of {@link ZIGZAG}: `NATURAL_TO_ZIGZAG[n]` is the position in the
+ * zig-zag sequence of the coefficient at natural index n. The DCT writes its
+ * quantised output straight into zig-zag order through this table.
+ */
+export const NATURAL_TO_ZIGZAG: Uint8Array = invert(ZIGZAG);
+
+function invert(order: Uint8Array): Uint8Array {
+  const inverse = new Uint8Array(64);
+  for (let k = 0; k < 64; k++) inverse[order[k]] = k;
+  return inverse;
+}

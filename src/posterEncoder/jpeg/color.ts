@@ -1,0 +1,261 @@
+/**
+ * Colour conversion and downsampling, fused per MCU row: each call turns the
+ * source rows of one MCU row into the sample planes of every component.
+ *
+ * RGB -> YCbCr follows the JFIF 1.02 note (section "Conversion to and from
+ * RGB") in 16-bit fixed point: Y rounds half up, Cb and Cr add 0.5 - 2^-16
+ * so that the largest value rounds to 255, never 256. Downsampling averages 2
+ * or 4 full-resolution samples with a rounding bias that alternates between
+ * output columns (0, 1 for 2:1; 1, 2 for 2x2), so that halves round up and
+ * down equally often instead of drifting one way. These details, and the
+ * edge padding below, are what cjpeg does; the e2e tier compares whole files.
+ */
+import type { FrameLayout } from './frame.js';
+
+/** Pixels handed to the encoder: 1 (grey), 3 (RGB) or 4 (RGBA) bytes each. */
+export interface PixelSource {
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly channels: 1 | 3 | 4;
+}
+
+// round(c * 2^16) for Y = 0.29900 R + 0.58700 G + 0.11400 B,
+// Cb = -0.16874 R - 0.33126 G + 0.5 B + 128, Cr = 0.5 R - 0.41869 G - 0.08131 B + 128.
+const Y_R = 19595;
+const Y_G = 38470;
+const Y_B = 7471;
+const CB_R = 11059;
+const CB_G = 21709;
+const CR_G = 27439;
+const CR_B = 5329;
+/** 0.5 in 16-bit fixed point: the weight of B in Cb and of R in Cr. */
+const HALF = 32768;
+/** Y rounding: + 0.5. */
+const Y_ROUND = HALF;
+/** Cb/Cr offset and rounding: + 128 + 0.5 - 2^-16. */
+const CBCR_OFFSET = (128 << 16) + HALF - 1;
+
+/**
+ * The weights of Y sum to exactly 2^16 and those of Cb and Cr to exactly 0
+ * (so grey stays grey): Y_R + Y_G + Y_B = 65536, CB_R + CB_G = HALF,
+ * CR_G + CR_B = HALF. Hence, in exact integer arithmetic,
+ *
+ *   Y_R r + Y_G g + Y_B b  = 65536 g + Y_R (r - g) + Y_B (b - g)
+ *   HALF b - CB_R r - CB_G g = HALF (b - g) - CB_R (r - g)
+ *   HALF r - CR_G g - CR_B b = HALF (r - g) - CR_B (b - g)
+ *
+ * The right-hand forms below need 4 multiplications per pixel instead of 9
+ * and give identical results (the unit tests compare both for every colour).
+ * `YCC_WEIGHTS` lists the weights in the left-hand form, [R, G, B].
+ */
+export const YCC_WEIGHTS = Object.freeze({
+  y: [Y_R, Y_G, Y_B],
+  cb: [-CB_R, -CB_G, HALF],
+  cr: [HALF, -CR_G, -CR_B],
+  /** Added before the final `>> 16` of Y and of Cb/Cr respectively. */
+  yOffset: Y_ROUND,
+  cbcrOffset: CBCR_OFFSET,
+});
+
+/**
+ * Luma of one RGB pixel with the fixed-point weights above; it is also the
+ * conversion cjpeg's `-grayscale` applies to RGB input.
+ */
+export function rgbToLuma(r: number, g: number, b: number): number {
+  return ((g << 16) + Y_R * (r - g) + Y_B * (b - g) + Y_ROUND) >> 16;
+}
+
+/** Cb of one pixel, before any downsampling. */
+export function rgbToCb(r: number, g: number, b: number): number {
+  return (((b - g) << 15) - CB_R * (r - g) + CBCR_OFFSET) >> 16;
+}
+
+/** Cr of one pixel, before any downsampling. */
+export function rgbToCr(r: number, g: number, b: number): number {
+  return (((r - g) << 15) - CR_B * (b - g) + CBCR_OFFSET) >> 16;
+}
+
+/** Converts interleaved RGB or RGBA pixels to one grey byte per pixel. */
+export function rgbToGrey(data: Uint8Array, channels: 3 | 4): Uint8Array {
+  const grey = new Uint8Array(Math.floor(data.length / channels));
+  for (let i = 0, p = 0; i < grey.length; i++, p += channels) {
+    grey[i] = rgbToLuma(data[p], data[p + 1], data[p + 2]);
+  }
+  return grey;
+}
+
+/**
+ * Cb and Cr of the pixel at `src[p]` packed as `(Cb << 16) | Cr`: sums of a
+ * few packed values keep the two apart, so 2 or 4 pixels are averaged with
+ * one addition each.
+ */
+function chroma(src: Uint8Array, p: number): number {
+  const r = src[p], g = src[p + 1], b = src[p + 2];
+  return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
+}
+
+/** Writes the Y of the pixel at `src[p]` to `yPlane[yAt]` and returns its packed {@link chroma}. */
+function convertPixel(src: Uint8Array, p: number, yPlane: Uint8Array, yAt: number): number {
+  const r = src[p], g = src[p + 1], b = src[p + 2];
+  yPlane[yAt] = rgbToLuma(r, g, b);
+  return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
+}
+
+/**
+ * Where converted samples go: a luma row of `yLength` samples at
+ * `yPlane[yStart]` (4:2:0 writes a second one right after it) and chroma rows
+ * of `cLength` samples at `cStart`. Columns past the image use the last
+ * pixel of the row (edge replication; T.81 A.2.4 leaves the padding to the
+ * encoder).
+ */
+export interface RowTarget {
+  yPlane: Uint8Array;
+  yStart: number;
+  yLength: number;
+  cbPlane: Uint8Array;
+  crPlane: Uint8Array;
+  cStart: number;
+  cLength: number;
+}
+
+/** 4:4:4: one source row (byte offset `row`) to one row of each plane. */
+export function convertRowH1V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
+  const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
+  for (let x = 0, p = row; x < width; x++, p += channels) {
+    const r = src[p], g = src[p + 1], b = src[p + 2];
+    yPlane[yStart + x] = rgbToLuma(r, g, b);
+    cbPlane[cStart + x] = rgbToCb(r, g, b);
+    crPlane[cStart + x] = rgbToCr(r, g, b);
+  }
+  const last = width - 1;
+  yPlane.fill(yPlane[yStart + last], yStart + width, yStart + t.yLength);
+  cbPlane.fill(cbPlane[cStart + last], cStart + width, cStart + t.cLength);
+  crPlane.fill(crPlane[cStart + last], cStart + width, cStart + t.cLength);
+}
+
+/**
+ * 4:2:2: one source row to one luma row and one row of 2:1 averaged chroma,
+ * bias 0 then 1 alternating along the row.
+ */
+export function convertRowH2V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
+  const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
+  const pairs = width >> 1;
+  for (let j = 0, x = yStart, p = row; j < pairs; j++, x += 2, p += 2 * channels) {
+    const sum = convertPixel(src, p, yPlane, x) + convertPixel(src, p + channels, yPlane, x + 1);
+    const bias = j & 1;
+    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 1;
+    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 1;
+  }
+  // Past the last full pair, columns repeat the last pixel.
+  const last = row + (width - 1) * channels;
+  for (let j = pairs; j < t.cLength; j++) {
+    const sum = chroma(src, row + Math.min(2 * j, width - 1) * channels) + chroma(src, last);
+    const bias = j & 1;
+    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 1;
+    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 1;
+  }
+  for (let x = 2 * pairs; x < t.yLength; x++) convertPixel(src, Math.min(x, width - 1) * channels + row, yPlane, yStart + x);
+}
+
+/**
+ * 4:2:0: two source rows (`row0`, `row1` may be the same row) to two luma
+ * rows (the second at `yStart + yLength`) and one row of 2x2 averaged chroma,
+ * bias 1 then 2 alternating along the row.
+ */
+export function convertRowsH2V2(
+  src: Uint8Array, row0: number, row1: number, channels: number, width: number, t: RowTarget,
+): void {
+  const { yPlane, yStart, cbPlane, crPlane, cStart, yLength } = t;
+  const pairs = width >> 1;
+  for (let j = 0, x = yStart, p = row0, q = row1; j < pairs; j++, x += 2, p += 2 * channels, q += 2 * channels) {
+    const sum = convertPixel(src, p, yPlane, x) + convertPixel(src, p + channels, yPlane, x + 1)
+      + convertPixel(src, q, yPlane, x + yLength) + convertPixel(src, q + channels, yPlane, x + yLength + 1);
+    const bias = 1 + (j & 1);
+    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 2;
+    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 2;
+  }
+  // Past the last full pair, columns repeat the last pixel of each row.
+  const last = (width - 1) * channels;
+  for (let j = pairs; j < t.cLength; j++) {
+    const x = Math.min(2 * j, width - 1) * channels;
+    const sum = chroma(src, row0 + x) + chroma(src, row0 + last) + chroma(src, row1 + x) + chroma(src, row1 + last);
+    const bias = 1 + (j & 1);
+    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 2;
+    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 2;
+  }
+  for (let x = 2 * pairs; x < yLength; x++) {
+    const column = Math.min(x, width - 1) * channels;
+    convertPixel(src, row0 + column, yPlane, yStart + x);
+    convertPixel(src, row1 + column, yPlane, yStart + yLength + x);
+  }
+}
+
+/**
+ * Fills the component planes of a {@link FrameLayout} one MCU row at a time.
+ * Rows below the image repeat the last row that was actually produced for
+ * each component (for 2x2 chroma, the last averaged row), as libjpeg pads.
+ */
+export class McuRowConverter {
+  private readonly target: RowTarget;
+
+  constructor(private readonly src: PixelSource, private readonly layout: FrameLayout) {
+    const [luma, cb, cr] = layout.components;
+    this.target = {
+      yPlane: luma.plane, yStart: 0, yLength: luma.stride,
+      cbPlane: cb?.plane ?? luma.plane, crPlane: cr?.plane ?? luma.plane, cStart: 0, cLength: cb?.stride ?? 0,
+    };
+  }
+
+  /** Produces the samples of MCU row `mcuRow` in every component's plane. */
+  fill(mcuRow: number): void {
+    if (this.src.channels === 1) this.fillGrey(mcuRow);
+    else this.fillColour(mcuRow);
+  }
+
+  private fillGrey(mcuRow: number): void {
+    const { data, width, height } = this.src;
+    const { plane, stride } = this.layout.components[0];
+    for (let row = 0; row < 8; row++) {
+      const y = mcuRow * 8 + row;
+      const start = row * stride;
+      if (y >= height) {
+        plane.copyWithin(start, start - stride, start);
+        continue;
+      }
+      plane.set(data.subarray(y * width, y * width + width), start);
+      plane.fill(plane[start + width - 1], start + width, start + stride);
+    }
+  }
+
+  /** Each of the 8 chroma rows of the MCU row comes from `vMax` source rows. */
+  private fillColour(mcuRow: number): void {
+    const { data, width, height, channels } = this.src;
+    const { hMax, vMax, components } = this.layout;
+    const t = this.target;
+    const rowBytes = width * channels;
+    // Chroma rows that hold image data; later rows repeat the last of them.
+    const chromaRows = Math.ceil(height / vMax);
+    for (let row = 0; row < 8; row++) {
+      t.yStart = row * vMax * t.yLength;
+      t.cStart = row * t.cLength;
+      const first = (mcuRow * 8 + row) * vMax;
+      if (first >= vMax * chromaRows) {
+        for (const c of components) repeatPreviousRows(c.plane, c.stride, row * c.v, c.v);
+      } else if (hMax === 1) {
+        convertRowH1V1(data, first * rowBytes, channels, width, t);
+      } else if (vMax === 1) {
+        convertRowH2V1(data, first * rowBytes, channels, width, t);
+      } else {
+        convertRowsH2V2(data, first * rowBytes, Math.min(first + 1, height - 1) * rowBytes, channels, width, t);
+      }
+    }
+  }
+}
+
+/** Copies plane row `first - 1` into rows `first .. first + count - 1`. */
+function repeatPreviousRows(plane: Uint8Array, stride: number, first: number, count: number): void {
+  for (let r = first; r < first + count; r++) {
+    plane.copyWithin(r * stride, (first - 1) * stride, first * stride);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Accurate integer forward DCT (T.81 A.3.3).
+ *
+ * The transform is the "accurate integer" one that libjpeg selects with
+ * JDCT_ISLOW, its default: the Loeffler, Ligtenberg and Moschytz factorisation ("Practical fast 1-D DCT algorithms
+ * with 11 multiplications", ICASSP 1989) applied to rows then columns, with
+ * 13-bit fixed-point constants, rows scaled up by 2 extra bits and each
+ * rounded result computed as (x + 2^(n-1)) >> n. Every step is integer, so the
+ * output is bit-for-bit what any other implementation of the same arithmetic
+ * produces. The result is 8 times the orthonormal 2-D DCT (T.81 A.3.3's
+ * S(v,u)); that factor of 8 is folded into the quantisation divisor (see
+ * quantize.ts), and the rounding is left to quantisation.
+ */
+import { NATURAL_TO_ZIGZAG } from './zigzag.js';
+
+/** Fixed-point precision of the multipliers. */
+const CONST_BITS = 13;
+/** Extra precision kept between the row pass and the column pass. */
+const PASS1_BITS = 2;
+
+// round(c * 2^13) of the rotation constants of the LL&M flow graph, named by
+// their real values (c = sqrt(2) * cos(k * pi / 16) combinations).
+const FIX_0_298631336 = 2446;
+const FIX_0_390180644 = 3196;
+const FIX_0_541196100 = 4433;
+const FIX_0_765366865 = 6270;
+const FIX_0_899976223 = 7373;
+const FIX_1_175875602 = 9633;
+const FIX_1_501321110 = 12299;
+const FIX_1_847759065 = 15137;
+const FIX_1_961570560 = 16069;
+const FIX_2_053119869 = 16819;
+const FIX_2_562915447 = 20995;
+const FIX_3_072711026 = 25172;
+
+// Products use Math.imul, a 32-bit integer multiply: with 8-bit samples the row
+// outputs stay within +-4096 and, bounding every term separately, the largest
+// column-pass sum stays under 1.2e9 < 2^31, so Math.imul equals `*` here and
+// lets the JIT skip overflow checks.
+
+/** Row pass: the multiplied outputs drop CONST_BITS - PASS1_BITS bits. */
+const ROW_SHIFT = CONST_BITS - PASS1_BITS;
+const ROW_ROUND = 1 << (ROW_SHIFT - 1);
+/** Column pass: multiplied outputs drop CONST_BITS + PASS1_BITS bits... */
+const COL_SHIFT = CONST_BITS + PASS1_BITS;
+const COL_ROUND = 1 << (COL_SHIFT - 1);
+/** ...and the two unmultiplied (even) outputs only PASS1_BITS. */
+const COL_EVEN_ROUND = 1 << (PASS1_BITS - 1);
+
+/**
+ * Level shift (T.81 A.3.1): samples are centred by subtracting 128. In the
+ * row pass it cancels in every difference, so it is applied once, to the row
+ * sum that forms output 0 (8 samples * 128).
+ */
+const ROW_LEVEL_SHIFT = 8 * 128;
+
+/** Row pass results, natural order, shared by all calls (no allocation). */
+const workspace = new Int32Array(64);
+
+/**
+ * Transforms the 8x8 block of samples at `src[offset]` (row stride `stride`)
+ * into `out[0..63]`, 8 times the orthonormal DCT, in zig-zag order: entropy
+ * coding then reads it sequentially.
+ */
+export function forwardDct(src: Uint8Array, offset: number, stride: number, out: Int32Array): void {
+  rowPass(src, offset, stride, workspace);
+  for (let column = 0; column < 8; column++) columnPass(workspace, column, out);
+}
+
+/** 1-D DCT of each row of samples; outputs keep PASS1_BITS extra bits. */
+function rowPass(src: Uint8Array, offset: number, stride: number, ws: Int32Array): void {
+  for (let row = 0, p = offset, w = 0; row < 8; row++, p += stride, w += 8) {
+    const d0 = src[p], d1 = src[p + 1], d2 = src[p + 2], d3 = src[p + 3];
+    const d4 = src[p + 4], d5 = src[p + 5], d6 = src[p + 6], d7 = src[p + 7];
+    // Stage 1 butterflies.
+    const tmp0 = d0 + d7, tmp7 = d0 - d7, tmp1 = d1 + d6, tmp6 = d1 - d6;
+    const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
+    // Even part.
+    const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    ws[w] = (tmp10 + tmp11 - ROW_LEVEL_SHIFT) << PASS1_BITS;
+    ws[w + 4] = (tmp10 - tmp11) << PASS1_BITS;
+    const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
+    ws[w + 2] = (e + Math.imul(tmp13, FIX_0_765366865) + ROW_ROUND) >> ROW_SHIFT;
+    ws[w + 6] = (e - Math.imul(tmp12, FIX_1_847759065) + ROW_ROUND) >> ROW_SHIFT;
+    // Odd part: z5 is the rotation shared by the four outputs, z1..z4 the cross terms.
+    const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
+    const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
+    const z2 = Math.imul(tmp5 + tmp6, -FIX_2_562915447);
+    const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
+    const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
+    ws[w + 7] = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + ROW_ROUND) >> ROW_SHIFT;
+    ws[w + 5] = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + ROW_ROUND) >> ROW_SHIFT;
+    ws[w + 3] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + ROW_ROUND) >> ROW_SHIFT;
+    ws[w + 1] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + ROW_ROUND) >> ROW_SHIFT;
+  }
+}
+
+/**
+ * 1-D DCT of column `c` of the row results, the same flow graph as the row
+ * pass; the extra bits are removed here and each output goes to its zig-zag
+ * position.
+ */
+function columnPass(ws: Int32Array, c: number, out: Int32Array): void {
+  const zz = NATURAL_TO_ZIGZAG;
+  const d0 = ws[c], d1 = ws[c + 8], d2 = ws[c + 16], d3 = ws[c + 24];
+  const d4 = ws[c + 32], d5 = ws[c + 40], d6 = ws[c + 48], d7 = ws[c + 56];
+  const tmp0 = d0 + d7, tmp7 = d0 - d7, tmp1 = d1 + d6, tmp6 = d1 - d6;
+  const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
+  const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+  out[zz[c]] = (tmp10 + tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+  out[zz[c + 32]] = (tmp10 - tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+  const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
+  out[zz[c + 16]] = (e + Math.imul(tmp13, FIX_0_765366865) + COL_ROUND) >> COL_SHIFT;
+  out[zz[c + 48]] = (e - Math.imul(tmp12, FIX_1_847759065) + COL_ROUND) >> COL_SHIFT;
+  const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
+  const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
+  const z2 = Math.imul(tmp5 + tmp6, -FIX_2_562915447);
+  const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
+  const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
+  out[zz[c + 56]] = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + COL_ROUND) >> COL_SHIFT;
+  out[zz[c + 40]] = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + COL_ROUND) >> COL_SHIFT;
+  out[zz[c + 24]] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + COL_ROUND) >> COL_SHIFT;
+  out[zz[c + 8]] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + COL_ROUND) >> COL_SHIFT;
+}
+
+/**
+ * The sample value if all 64 samples of the block at `src[offset]` are equal,
+ * else -1. Flat areas are common in posters, and such a block needs no
+ * transform: see {@link uniformBlockDc}.
+ */
+export function uniformSample(src: Uint8Array, offset: number, stride: number): number {
+  const value = src[offset];
+  for (let row = 0, p = offset; row < 8; row++, p += stride) {
+    if (src[p] !== value || src[p + 1] !== value || src[p + 2] !== value || src[p + 3] !== value
+      || src[p + 4] !== value || src[p + 5] !== value || src[p + 6] !== value || src[p + 7] !== value) return -1;
+  }
+  return value;
+}
+
+/**
+ * Exact {@link forwardDct} output of a block whose samples all equal `s`:
+ * every difference in the butterflies is 0, so every AC output is
+ * (0 + round) >> n = 0; the row pass gives (8s - 1024) << 2 as each row's
+ * output 0, and the column pass (8 * 4 * (8s - 1024) + 2) >> 2 = 64 (s - 128)
+ * as the DC. The unit tests check this against the full transform.
+ */
+export function uniformBlockDc(s: number): number {
+  return 64 * (s - 128);
+}

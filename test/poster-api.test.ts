@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
+import { createRenderPool, RenderQueueFull } from '../src/poster-pool.js';
+import { parseConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
+import { problemOf, send } from './helpers/http.js';
+import { createMemoryLogger, startTestService } from './helpers/service.js';
+
+const root = mkdtempSync(join(tmpdir(), 'poster-api-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const PASS = 'poster api passphrase';
+const keyPaths = { secretKeyPath: join(root, 'jwt', 'private.pem'), publicKeyPath: join(root, 'jwt', 'public.pem') };
+writeKeyPair(keyPaths, PASS, false);
+const { privateKey } = loadKeyPair(keyPaths, PASS);
+const publicDir = join(root, 'public');
+
+const api = await startTestService({
+  POSTER_API: '1',
+  PUBLIC_DIR: publicDir,
+  JWT_SECRET_KEY: keyPaths.secretKeyPath,
+  JWT_PUBLIC_KEY: keyPaths.publicKeyPath,
+  JWT_PASSPHRASE: PASS,
+});
+const token = await issueToken(privateKey, 'ana', 3600, Date.now());
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const post = (body: string, headers: Record<string, string> = auth) => send(api.url, 'POST', '/api/posters', headers, body);
+
+describe('POST /api/posters', () => {
+  it('renders a poster: 201, Location and its figures, served from the static namespace', async () => {
+    const res = await post(JSON.stringify({ title: 'Año Nuevo', subtitle: 'Señor Ñandú', quality: 80 }));
+    assert.equal(res.status, 201, res.body);
+    const body = JSON.parse(res.body);
+    assert.match(body.url, new RegExp(`^${api.url}/static/posters/[0-9a-f]+\\.jpg$`));
+    assert.equal(res.headers.location, body.url);
+    assert.equal(body.width, 1125);
+    assert.equal(body.height, 2436);
+    const image = await send(api.url, 'GET', new URL(body.url).pathname);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers['content-type'], 'image/jpeg');
+    assert.equal(image.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(Number(image.headers['content-length']), body.bytes);
+    const file = readFileSync(join(publicDir, new URL(body.url).pathname.replace('/static/', '')));
+    assert.deepEqual([...file.subarray(0, 2)], [0xff, 0xd8]);
+  });
+
+  it('gives the same URL for the same spec', async () => {
+    const spec = JSON.stringify({ title: 'Idempotent' });
+    const a = JSON.parse((await post(spec)).body);
+    const b = JSON.parse((await post(spec)).body);
+    assert.equal(a.url, b.url);
+  });
+
+  it('answers 401 with a bare challenge without credentials', async () => {
+    const res = await post('{}', { 'content-type': 'application/json' });
+    assert.equal(res.status, 401);
+    assert.equal(res.headers['www-authenticate'], 'Bearer realm="problem-service"');
+    assert.equal(problemOf(res).detail, 'This route needs a bearer token.');
+  });
+
+  it('answers 401 invalid_token for a bad token, as JSON whatever the Accept', async () => {
+    const res = await post('{}', { authorization: 'Bearer nope', 'content-type': 'application/json', accept: 'text/html' });
+    assert.equal(res.status, 401);
+    assert.match(String(res.headers['www-authenticate']), /^Bearer realm="problem-service", error="invalid_token", error_description="The token is not valid: /);
+    assert.equal(problemOf(res).status, 401);
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    const res = await post('title=x', { ...auth, 'content-type': 'application/x-www-form-urlencoded' });
+    assert.equal(res.status, 415);
+    assert.equal(problemOf(res).detail, 'The request body must be application/json, not "application/x-www-form-urlencoded".');
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await post(JSON.stringify({ title: 'Charset' }), { ...auth, 'content-type': 'application/json; charset=utf-8' });
+    assert.equal(res.status, 201);
+  });
+
+  it('answers 413 to a declared body over 64 KiB and closes the connection', async () => {
+    const res = await post(JSON.stringify({ title: 'x', body: 'y'.repeat(70_000) }));
+    assert.equal(res.status, 413);
+    assert.equal(res.headers.connection, 'close');
+    assert.equal(problemOf(res).detail, 'The request body is larger than 65536 bytes.');
+  });
+
+  it('answers 400 to invalid JSON', async () => {
+    const res = await post('{"title": ');
+    assert.equal(res.status, 400);
+    assert.match(String(problemOf(res).detail), /^The request body is not valid JSON: /);
+  });
+
+  it('answers 422 with every problem and its pointer', async () => {
+    const res = await post(JSON.stringify({ title: '', shapes: [{ kind: 'hexagon' }], textColor: 'red', extra: 1 }));
+    assert.equal(res.status, 422);
+    const p = problemOf(res);
+    const errors = p.errors as { pointer: string; reason: string }[];
+    const pointers = errors.map((e) => e.pointer).sort();
+    assert.ok(pointers.includes('/title'), pointers.join(' '));
+    assert.ok(pointers.includes('/shapes/0/kind'), pointers.join(' '));
+    assert.ok(pointers.includes('/textColor'), pointers.join(' '));
+    assert.ok(pointers.includes('/extra'), pointers.join(' '));
+    assert.equal(p.detail, `The poster spec has ${errors.length} problems.`);
+    assert.ok(errors.every((e) => typeof e.reason === 'string' && e.reason !== ''));
+  });
+
+  it('answers other methods with 405 and Allow: POST', async () => {
+    const res = await send(api.url, 'GET', '/api/posters', { accept: 'application/json' });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.allow, 'POST');
+  });
+});
+
+describe('without POSTER_API', () => {
+  it('has no poster route: the observed 404', async () => {
+    const plain = await startTestService();
+    const res = await send(plain.url, 'POST', '/api/posters', auth, '{}');
+    assert.equal(res.status, 404);
+    assert.equal(problemOf(res).detail, 'No route found for "POST /api/posters"');
+  });
+});
+
+describe('keys at start-up', () => {
+  it('generates a missing pair in dev and says so', async () => {
+    const project = mkdtempSync(join(root, 'dev-'));
+    const config = parseConfig({ APP_ENV: 'dev', POSTER_API: '1', PORT: '0', VAR_DIR: join(project, 'var') }, project);
+    const said: string[] = [];
+    const running = await startServer({ config, logger: createMemoryLogger(), say: (l) => said.push(l) });
+    await running.stop();
+    assert.match(readFileSync(join(project, '.env.local'), 'utf8'), /JWT_PASSPHRASE=/);
+    assert.match(readFileSync(join(project, 'config/jwt/private.pem'), 'utf8'), /ENCRYPTED PRIVATE KEY/);
+    assert.equal(said.length, 2);
+    assert.match(said[1]!, /^jwt: generated a P-521 key pair in /);
+  });
+
+  it('refuses to start in prod without the key files, naming the setting', async () => {
+    const project = mkdtempSync(join(root, 'prod-'));
+    const secrets = { APP_ID: 'a', APP_KEY: 'a', ACCESS_TOKEN: 'a', APP_SECRET: 'a', JWT_PASSPHRASE: 'secret-pass', BROKER_PASSWORD: 'a' };
+    const config = parseConfig({ APP_ENV: 'prod', POSTER_API: '1', PORT: '0', VAR_DIR: join(project, 'var'), ...secrets }, project);
+    await assert.rejects(startServer({ config, logger: createMemoryLogger() }), /^JwtKeyError: JWT_SECRET_KEY .*private\.pem cannot be read \(ENOENT\)$/);
+  });
+});
+
+describe('the render pool', () => {
+  it('refuses work beyond its queue with a 503 problem and Retry-After', async () => {
+    const pool = createRenderPool({ publicDir: join(root, 'pool'), size: 1, maxQueued: 1 });
+    after(() => pool.close());
+    const first = pool.render({ title: 'one' });
+    const second = pool.render({ title: 'two' });
+    await assert.rejects(pool.render({ title: 'three' }), (err: unknown) => {
+      assert.ok(err instanceof RenderQueueFull);
+      assert.equal(err.status, 503);
+      assert.equal(err.headers['retry-after'], '1');
+      return true;
+    });
+    const results = await Promise.all([first, second]);
+    assert.match(results[0].file, /^posters\/[0-9a-f]+\.jpg$/);
+    assert.notEqual(results[0].file, results[1].file);
+  });
+
+  it('fails a job whose spec the renderer refuses', async () => {
+    const pool = createRenderPool({ publicDir: join(root, 'pool2'), size: 1 });
+    after(() => pool.close());
+    await assert.rejects(pool.render({ title: 42 }), /title/);
+  });
+});

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Canvas } from '../../../src/posterEncoder/draw/canvas.js';
+import { BAYER_8X8, fillLinearGradient } from '../../../src/posterEncoder/draw/gradient.js';
+
+/** Mean of one channel over rows [y0, y1) and all columns. */
+function bandMean(canvas: Canvas, channel: number, y0: number, y1: number): number {
+  let total = 0;
+  for (let y = y0; y < y1; y++) for (let x = 0; x < canvas.width; x++) total += canvas.data[(y * canvas.width + x) * 3 + channel];
+  return total / ((y1 - y0) * canvas.width);
+}
+
+describe('BAYER_8X8', () => {
+  it('holds each threshold 0..63 exactly once', () => {
+    assert.deepEqual([...BAYER_8X8].sort((a, b) => a - b), Array.from({ length: 64 }, (_, i) => i), 'a permutation of 0..63');
+  });
+
+  it('starts with the recursive Bayer pattern', () => {
+    assert.deepEqual([...BAYER_8X8.subarray(0, 8)], [0, 32, 8, 40, 2, 34, 10, 42], 'first row');
+  });
+});
+
+describe('fillLinearGradient', () => {
+  it('runs top to bottom at 180 degrees, reaching both end colours', () => {
+    const canvas = new Canvas(64, 512);
+    fillLinearGradient(canvas, { r: 0, g: 0, b: 0 }, { r: 200, g: 100, b: 50 }, 180);
+    assert.ok(bandMean(canvas, 0, 0, 8) < 2, `top rows near 0: ${bandMean(canvas, 0, 0, 8)}`);
+    assert.ok(bandMean(canvas, 0, 504, 512) > 198, `bottom rows near 200: ${bandMean(canvas, 0, 504, 512)}`);
+    assert.ok(Math.abs(bandMean(canvas, 2, 252, 260) - 25) < 0.5, 'blue halfway at 25');
+  });
+
+  it('runs left to right at 90 degrees', () => {
+    const canvas = new Canvas(256, 16);
+    fillLinearGradient(canvas, { r: 0, g: 0, b: 0 }, { r: 255, g: 255, b: 255 }, 90);
+    assert.ok(canvas.pixel(0, 8)[0] <= 1, `left edge ${canvas.pixel(0, 8)[0]}`);
+    assert.ok(canvas.pixel(255, 8)[0] >= 254, `right edge ${canvas.pixel(255, 8)[0]}`);
+  });
+
+  it('dithers a shallow gradient so 8-row bands step by a fraction of a level, not whole levels', () => {
+    // 20 levels over 2,436 rows (a dark poster background): one level per ~122 rows.
+    const canvas = new Canvas(64, 2436);
+    fillLinearGradient(canvas, { r: 20, g: 20, b: 20 }, { r: 40, g: 40, b: 40 }, 180);
+    let largestStep = 0;
+    for (let y = 8; y + 8 <= 2432; y += 8) {
+      largestStep = Math.max(largestStep, Math.abs(bandMean(canvas, 0, y, y + 8) - bandMean(canvas, 0, y - 8, y)));
+    }
+    // Rounded without dithering, a band boundary jumps a whole level (1.0).
+    assert.ok(largestStep < 0.25, `largest step between 8-row bands ${largestStep}`);
+    // And the band means follow the exact ramp closely.
+    const expected = 20 + (20 * (1000 + 4)) / 2436;
+    assert.ok(Math.abs(bandMean(canvas, 0, 1000, 1008) - expected) < 0.1, `band at 1000 ≈ ${expected}`);
+  });
+
+  it('is deterministic', () => {
+    const a = new Canvas(100, 300);
+    const b = new Canvas(100, 300);
+    fillLinearGradient(a, { r: 10, g: 20, b: 30 }, { r: 90, g: 30, b: 200 }, 160);
+    fillLinearGradient(b, { r: 10, g: 20, b: 30 }, { r: 90, g: 30, b: 200 }, 160);
+    assert.deepEqual(a.data, b.data, 'same pixels');
+  });
+});

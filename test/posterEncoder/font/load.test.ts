@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { fontPath, loadFont, packageRoot } from '../../../src/posterEncoder/font/load.js';
+
+describe('packageRoot', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'font-root-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds the package from the source layout and from the compiled layout alike', () => {
+    writeFileSync(join(dir, 'package.json'), '{}');
+    for (const layout of ['src/posterEncoder/font', 'dist/posterEncoder/font']) {
+      mkdirSync(join(dir, layout), { recursive: true });
+      assert.equal(packageRoot(join(dir, layout)), dir, `root from ${layout}`);
+    }
+  });
+
+  it('stops at the nearest package.json', () => {
+    mkdirSync(join(dir, 'inner/lib'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{}');
+    writeFileSync(join(dir, 'inner/package.json'), '{}');
+    assert.equal(packageRoot(join(dir, 'inner/lib')), join(dir, 'inner'), 'nearest wins');
+  });
+});
+
+describe('loadFont', () => {
+  it('resolves the shipped fonts and their licence under assets/fonts', () => {
+    for (const face of ['regular', 'bold'] as const) assert.ok(existsSync(fontPath(face)), `${face} font file exists`);
+    assert.ok(existsSync(join(fontPath('regular'), '..', 'LICENSE-DejaVu.txt')), 'licence next to the fonts');
+  });
+
+  it('parses each face once and shares it', async () => {
+    assert.equal(await loadFont('regular'), await loadFont('regular'), 'same Font instance');
+    assert.notEqual(await loadFont('regular'), await loadFont('bold'), 'faces differ');
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  makeQuantDivisors, qualityScaleFactor, quantize, QUANT_INPUT_BITS, scaleQuantTable, STD_CHROMA_QUANT, STD_LUMA_QUANT,
+} from '../../../src/posterEncoder/jpeg/quantize.js';
+import { ZIGZAG } from '../../../src/posterEncoder/jpeg/zigzag.js';
+
+describe('quantize', () => {
+  it('scales quality 50 to the Annex K tables as printed', () => {
+    assert.equal(qualityScaleFactor(50), 100);
+    assert.deepEqual([...scaleQuantTable(STD_LUMA_QUANT, 50)], STD_LUMA_QUANT);
+    assert.deepEqual([...scaleQuantTable(STD_CHROMA_QUANT, 50)], STD_CHROMA_QUANT);
+  });
+
+  it('scales quality 100 to all ones', () => {
+    assert.equal(qualityScaleFactor(100), 0);
+    assert.deepEqual([...scaleQuantTable(STD_LUMA_QUANT, 100)], new Array(64).fill(1));
+  });
+
+  it('scales quality 1 by 5000 % and clamps to 255 for baseline', () => {
+    assert.equal(qualityScaleFactor(1), 5000);
+    assert.deepEqual([...scaleQuantTable(STD_CHROMA_QUANT, 1)], new Array(64).fill(255));
+  });
+
+  it('rounds (base * factor + 50) / 100 down between the extremes', () => {
+    // quality 85: factor 30; 16 * 30 + 50 = 530 -> 5; 11 * 30 + 50 = 380 -> 3
+    assert.equal(qualityScaleFactor(85), 30);
+    const q85 = scaleQuantTable(STD_LUMA_QUANT, 85);
+    assert.deepEqual([q85[0], q85[1], q85[2], q85[63]], [5, 3, 3, 30]);
+    // quality 25: factor 200; quality 10: factor 500 (5000 / 10); quality 3: 1666 (5000 / 3 truncated)
+    assert.equal(scaleQuantTable(STD_LUMA_QUANT, 25)[0], 32);
+    assert.equal(qualityScaleFactor(3), 1666);
+    assert.equal(scaleQuantTable(STD_LUMA_QUANT, 3)[1], Math.min(255, Math.trunc((11 * 1666 + 50) / 100)));
+  });
+
+  it('keeps every entry at least 1', () => {
+    for (const quality of [90, 95, 99, 100]) {
+      const table = scaleQuantTable(STD_LUMA_QUANT, quality);
+      assert.ok(table.every((v) => v >= 1), `quality ${quality}`);
+    }
+  });
+
+  it('divides exactly by multiply and shift for every divisor and dividend below 2^14', () => {
+    const table = new Uint8Array(64);
+    for (let entry = 1; entry <= 255; entry++) {
+      table.fill(entry);
+      const { multiplier, shift } = makeQuantDivisors(table);
+      const divisor = entry * 8;
+      for (let n = 0; n < 1 << QUANT_INPUT_BITS; n++) {
+        if (((n * multiplier[5]) >> shift[5]) !== Math.floor(n / divisor)) {
+          assert.fail(`divisor ${divisor}, dividend ${n}`);
+        }
+      }
+    }
+  });
+
+  it('orders its constants by zig-zag position', () => {
+    const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 50));
+    for (let k = 0; k < 64; k++) assert.equal(q.round[k], STD_LUMA_QUANT[ZIGZAG[k]] * 4, `position ${k}`);
+  });
+
+  it('rounds DCT output / (8 Q) half away from zero', () => {
+    const q = makeQuantDivisors(new Uint8Array(64).fill(2)); // divisor 16
+    const cases: Array<[number, number]> = [[0, 0], [7, 0], [8, 1], [23, 1], [24, 2], [-7, 0], [-8, -1], [-24, -2], [8192, 512]];
+    for (const [t, expected] of cases) assert.equal(quantize(t, 3, q), expected, `t = ${t}`);
+  });
+
+  it('sets the threshold to the least magnitude that quantises to non-zero', () => {
+    const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 75));
+    for (let k = 0; k < 64; k++) {
+      assert.equal(quantize(q.threshold[k], k, q), 1, `position ${k}`);
+      assert.equal(quantize(q.threshold[k] - 1, k, q), 0, `position ${k}`);
+    }
+  });
+});

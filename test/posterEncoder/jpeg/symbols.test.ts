@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makeQuantDivisors } from '../../../src/posterEncoder/jpeg/quantize.js';
+import {
+  addBlock, addDcOnlyBlock, addDummyBlock, EOB, MAX_RECORDS_PER_BLOCK, SymbolStream, ZRL,
+} from '../../../src/posterEncoder/jpeg/symbols.js';
+
+/** Quantisation by 1 (divisor 8): a DCT output of 8 * v quantises to v. */
+const unit = makeQuantDivisors(new Uint8Array(64).fill(1));
+
+/** DCT output (zig-zag order) whose quantised coefficients are `levels` at the given positions. */
+function block(levels: Record<number, number>): Int32Array {
+  const dct = new Int32Array(64);
+  for (const [k, v] of Object.entries(levels)) dct[Number(k)] = 8 * v;
+  return dct;
+}
+
+/** Records as [slot, symbol, bits] triples. */
+function decoded(stream: SymbolStream): Array<[number, number, number]> {
+  return [...stream.records.subarray(0, stream.length)].map((r) => [r >>> 24, (r >>> 16) & 255, r & 0xffff]);
+}
+
+describe('symbols', () => {
+  it('codes the DC difference as its category and low bits (Table F.1)', () => {
+    const cases: Array<[number, number, number, number]> = [
+      // dc, predictor, category, bits
+      [5, 2, 2, 0b11],
+      [2, 5, 2, 0b00], // -3: bits of -4 = ...100
+      [4, 5, 1, 0b0], // -1
+      [5, 5, 0, 0],
+      [-1024, 1023, 11, 0], // -2047: the largest baseline difference
+    ];
+    for (const [dc, predictor, category, bits] of cases) {
+      const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+      assert.equal(addBlock(stream, block({ 0: dc }), unit, predictor, 0), dc, `dc ${dc}`);
+      assert.deepEqual(decoded(stream)[0], [0, category, bits], `dc ${dc} after ${predictor}`);
+    }
+  });
+
+  it('codes AC runs, sizes, ZRL for 16 zeros and EOB (F.1.2.2)', () => {
+    const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+    addBlock(stream, block({ 0: 0, 1: -3, 20: 1, 22: 100 }), unit, 0, 0);
+    assert.deepEqual(decoded(stream), [
+      [0, 0, 0], // DC difference 0
+      [1, 0x02, 0b00], // run 0, size 2, -3 -> bits of -4
+      [1, ZRL, 0], // 16 of the 18 zeros before position 20
+      [1, 0x21, 0b1], // run 2, size 1
+      [1, 0x17, 100], // run 1, size 7
+      [1, EOB, 0],
+    ]);
+  });
+
+  it('sends no EOB when the last coefficient is non-zero', () => {
+    const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+    addBlock(stream, block({ 63: 1 }), unit, 0, 2);
+    assert.deepEqual(decoded(stream), [[2, 0, 0], [3, ZRL, 0], [3, ZRL, 0], [3, ZRL, 0], [3, 0xe1, 1]]);
+  });
+
+  it('quantises while coding: outputs below the threshold are zeros', () => {
+    const q = makeQuantDivisors(new Uint8Array(64).fill(10)); // divisor 80, threshold 40
+    const dct = new Int32Array(64);
+    dct[1] = 39;
+    dct[2] = -40;
+    dct[3] = 119;
+    dct[4] = 120;
+    const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+    addBlock(stream, dct, q, 0, 0);
+    assert.deepEqual(decoded(stream).slice(1), [[1, 0x11, 0b0], [1, 0x01, 1], [1, 0x02, 2], [1, EOB, 0]]);
+  });
+
+  it('counts every symbol it appends per slot', () => {
+    const stream = new SymbolStream(4 * MAX_RECORDS_PER_BLOCK);
+    addBlock(stream, block({ 0: 3, 1: 1 }), unit, 0, 0);
+    addBlock(stream, block({ 0: 3, 1: 1 }), unit, 3, 2);
+    assert.equal(stream.counts[0 * 256 + 2], 1, 'DC luma category 2');
+    assert.equal(stream.counts[1 * 256 + 0x01], 1, 'AC luma 0/1');
+    assert.equal(stream.counts[2 * 256 + 0], 1, 'DC chroma category 0');
+    assert.equal(stream.counts[3 * 256 + EOB], 1, 'AC chroma EOB');
+    assert.equal(stream.counts.reduce((a, b) => a + b, 0), stream.length);
+  });
+
+  it('codes a dummy block as a zero DC difference and an EOB', () => {
+    const stream = new SymbolStream(4);
+    addDummyBlock(stream, 2);
+    assert.deepEqual(decoded(stream), [[2, 0, 0], [3, EOB, 0]]);
+  });
+
+  it('codes a DC-only block like the full path does', () => {
+    const fast = new SymbolStream(4);
+    const full = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+    assert.equal(addDcOnlyBlock(fast, -8 * 37, unit, 4, 0), -37);
+    addBlock(full, block({ 0: -37 }), unit, 4, 0);
+    assert.deepEqual(decoded(fast), decoded(full));
+  });
+
+  it('grows its storage and remembers restart positions', () => {
+    const stream = new SymbolStream(2);
+    addDummyBlock(stream, 0);
+    stream.markRestart();
+    stream.reserve(10);
+    addDummyBlock(stream, 0);
+    assert.ok(stream.records.length >= 12);
+    assert.deepEqual(stream.restarts, [2]);
+    assert.equal(stream.length, 4);
+    stream.clearRecords();
+    assert.deepEqual([stream.length, stream.restarts.length], [0, 0]);
+  });
+});

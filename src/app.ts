@@ -8,6 +8,7 @@ import {
   DEFAULT_SERVICE_DOCUMENT,
   buildEntryPoint,
   renderEntryPoint,
+  type ServiceDocument,
   type ServiceDocumentSource,
 } from './entry-point.js';
 import type { Logger, LogLevel } from './log.js';
@@ -60,11 +61,29 @@ export function createApp(options: AppOptions): RequestListener {
   const clock = options.clock ?? Date.now;
   const readServiceDocument = options.serviceDocument ?? (() => DEFAULT_SERVICE_DOCUMENT);
 
-  const entryPoint: Handler = async (ctx, _req, res) => {
-    const doc = buildEntryPoint(await readServiceDocument(), config.namespaces, ctx.baseUrl);
-    const { contentType, body } = renderEntryPoint(doc, representationFor(ctx));
-    sendBody(res, 200, { 'content-type': contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, body, ctx.receivedAt);
+  /** Rendered entry points by representation and base URL, while the document stays the same. */
+  const renderedEntryPoints = new Map<string, { doc: ServiceDocument; contentType: string; body: Buffer }>();
+
+  const entryPoint: Handler = (ctx, _req, res) => {
+    const doc = readServiceDocument();
+    // The store answers synchronously; a promise only from a source that needs one.
+    if (doc instanceof Promise) return doc.then((d) => sendEntryPoint(ctx, res, d));
+    sendEntryPoint(ctx, res, doc);
   };
+
+  function sendEntryPoint(ctx: RequestContext, res: ServerResponse, doc: ServiceDocument): void {
+    const representation = representationFor(ctx);
+    const key = `${representation} ${ctx.baseUrl}`;
+    let rendered = renderedEntryPoints.get(key);
+    if (rendered?.doc !== doc) {
+      const { contentType, body } = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
+      rendered = { doc, contentType, body: Buffer.from(body) };
+      // Base URLs come from Host headers: a bound keeps their variety from growing the map.
+      if (renderedEntryPoints.size >= 64) renderedEntryPoints.clear();
+      renderedEntryPoints.set(key, rendered);
+    }
+    sendBody(res, 200, { 'content-type': rendered.contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, rendered.body, ctx.receivedAt);
+  }
 
   const profiler = config.appEnv === 'dev' && config.debug ? createProfiler(config, clock) : undefined;
   /** The profiles of a request in progress (dev only): the main one and the fallback's. */
@@ -150,7 +169,8 @@ export function createApp(options: AppOptions): RequestListener {
     }
   }
 
-  async function dispatch(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Routes and answers; returns a promise only when the handler is asynchronous. */
+  function dispatch(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     if (ctx.rejection) return answerProblem(ctx, res, ctx.rejection);
     const match = matchRoute(routes, ctx.method, ctx.segments);
     switch (match.kind) {
@@ -176,7 +196,7 @@ export function createApp(options: AppOptions): RequestListener {
     const ctx = resolveRequest(req, config, clock());
     const main = profiler?.begin(ctx, req, res);
     if (main) profilesOf.set(ctx, { main });
-    dispatch(ctx, req, res).catch((err: unknown) => {
+    const fail = (err: unknown) => {
       try {
         answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err));
       } catch (failure) {
@@ -184,7 +204,13 @@ export function createApp(options: AppOptions): RequestListener {
         process.stderr.write(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}\n`);
         res.destroy();
       }
-    });
+    };
+    try {
+      const pending = dispatch(ctx, req, res);
+      if (pending) pending.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
   };
 }
 

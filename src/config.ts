@@ -67,6 +67,8 @@ export interface Config {
     readonly publicKeyPath: string;
     readonly tokenTtl: number;
     readonly clockSkew: number;
+    /** Verified tokens kept to skip repeated verification; 0 turns the cache off. */
+    readonly cacheSize: number;
   };
   readonly profilerMax: number;
   readonly workers: number;
@@ -169,6 +171,7 @@ export function parseConfig(vars: Env, dir: string): Config {
       publicKeyPath: resolve(dir, read('JWT_PUBLIC_KEY') ?? 'config/jwt/public.pem'),
       tokenTtl: parseInteger('JWT_TOKEN_TTL', read('JWT_TOKEN_TTL'), 3600, 1, 31_536_000),
       clockSkew: parseInteger('JWT_CLOCK_SKEW', read('JWT_CLOCK_SKEW'), 10, 0, 3600),
+      cacheSize: parseInteger('JWT_CACHE_SIZE', read('JWT_CACHE_SIZE'), 10_000, 0, 1_000_000),
     },
     profilerMax: parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, 100_000),
     workers: parseInteger('WORKERS', read('WORKERS'), 1, 1, 256),

@@ -58,6 +58,19 @@ function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string)
  */
 export function negotiate(accept: string | undefined): Representation {
   if (accept === undefined || accept === '' || accept === '*/*') return 'html';
+  let known = remembered.get(accept);
+  if (known === undefined) {
+    known = negotiateUncached(accept);
+    // Clients send few distinct Accept headers; a bound keeps hostile variety from growing it.
+    if (remembered.size >= 256) remembered.clear();
+    remembered.set(accept, known);
+  }
+  return known;
+}
+
+const remembered = new Map<string, Representation>();
+
+function negotiateUncached(accept: string): Representation {
   const ranges = parseAccept(accept);
   const html = qualityOf(ranges, 'text', 'html');
   let json = Math.max(qualityOf(ranges, 'application', 'problem+json'), qualityOf(ranges, 'application', 'json'));

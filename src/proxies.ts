@@ -100,6 +100,7 @@ export function rangeContains(range: AddressRange, bytes: Uint8Array): boolean {
 
 /** Whether the address `ip` (text) is in one of the trusted ranges. */
 export function isTrustedAddress(proxies: TrustedProxies, ip: string): boolean {
+  if (proxies.ranges.length === 0) return false;
   const bytes = parseAddress(ip);
   return bytes !== undefined && proxies.ranges.some((range) => rangeContains(range, bytes));
 }

@@ -69,10 +69,23 @@ export function effectiveMethod(original: string, override: string | undefined):
 /** Whether decoded `segments` (or the raw path) lie under a namespace's path prefix. */
 export function isUnder(namespace: Namespace, rawPath: string, segments: readonly string[] | undefined): boolean {
   if (segments === undefined) return rawPath.startsWith(namespace.path);
-  const prefix = namespace.path.slice(1, -1);
-  if (prefix === '') return true;
-  const parts = prefix.split('/');
-  return segments.length > parts.length && parts.every((part, i) => segments[i] === part);
+  const parts = prefixSegments(namespace);
+  if (segments.length <= parts.length) return parts.length === 0;
+  for (let i = 0; i < parts.length; i++) if (segments[i] !== parts[i]) return false;
+  return true;
+}
+
+const prefixes = new WeakMap<Namespace, readonly string[]>();
+
+/** `/api/v1/` -> `['api', 'v1']`, computed once per namespace. */
+function prefixSegments(namespace: Namespace): readonly string[] {
+  let parts = prefixes.get(namespace);
+  if (parts === undefined) {
+    const prefix = namespace.path.slice(1, -1);
+    parts = prefix === '' ? [] : prefix.split('/');
+    prefixes.set(namespace, parts);
+  }
+  return parts;
 }
 
 /** The absolute URL of a namespace: its own origin, or the request's base URL. */

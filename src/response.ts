@@ -1,11 +1,12 @@
 /**
- * Writing whole responses: one place that sets Date, Content-Length and the body.
+ * Writing whole responses: one place that sets Content-Length and the body.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /**
- * Sends a complete response. `Date` comes from the same instant as any `Expires` computed for
- * the response, so the two always agree. Node drops the body itself when the request was HEAD.
+ * Sends a complete response. A response with `Expires` gets its `Date` from the same instant, so
+ * the two always agree; others get Node's own Date header. Node drops the body itself when the
+ * request was HEAD. `headers` is taken over (Content-Length is added to it): pass a fresh object.
  */
 export function sendBody(
   res: ServerResponse,
@@ -15,9 +16,22 @@ export function sendBody(
   now: number,
 ): void {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const all: OutgoingHttpHeaders = { ...headers, date: new Date(now).toUTCString() };
+  if (headers.expires !== undefined) headers.date = httpDate(now);
   // 204 and 304 carry no body and no Content-Length (RFC 9110 8.6).
-  if (status !== 204 && status !== 304) all['content-length'] = length;
-  res.writeHead(status, all);
+  if (status !== 204 && status !== 304) headers['content-length'] = length;
+  res.writeHead(status, headers);
   res.end(status === 204 || status === 304 ? undefined : body);
+}
+
+let dateSecond = Number.NaN;
+let dateText = '';
+
+/** `Sun, 22 Nov 2026 02:00:00 GMT`, formatted once per second. */
+export function httpDate(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(second * 1000).toUTCString();
+  }
+  return dateText;
 }

@@ -93,7 +93,7 @@ function createPosterApi(config: Config, clock: () => number, say: (line: string
     skewSeconds: config.jwt.clockSkew,
     realm: DEFAULT_SERVICE_DOCUMENT.name,
     clock,
-    cache: new VerifiedTokenCache(),
+    cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
   });
   const pool = createRenderPool({ publicDir: config.publicDir });
   return { pool, route: posterApiRoute({ config, guard, pool }) };

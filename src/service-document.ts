@@ -3,7 +3,7 @@
  * first start, read (through the hydrator cache) by every `GET /`.
  */
 import { join } from 'node:path';
-import { DEFAULT_SERVICE_DOCUMENT, parseServiceDocument, type ServiceDocumentSource } from './entry-point.js';
+import { DEFAULT_SERVICE_DOCUMENT, parseServiceDocument, type ServiceDocument, type ServiceDocumentSource } from './entry-point.js';
 import { CorruptDocument, type SettingsStore } from './store.js';
 
 export const SERVICE_DOCUMENT_ID = 'service';
@@ -19,10 +19,14 @@ export function ensureServiceDocument(store: SettingsStore): void {
 
 /** A source for `GET /` that reads the store on every call. */
 export function storeServiceDocument(store: SettingsStore): ServiceDocumentSource {
+  // The store hands out the same parsed object until the file changes: check it once.
+  let last: { stored: unknown; doc: ServiceDocument } | undefined;
   return () => {
     const stored = store.ensure(SERVICE_DOCUMENT_ID, DEFAULT_SERVICE_DOCUMENT);
+    if (last !== undefined && last.stored === stored) return last.doc;
     const doc = parseServiceDocument(stored);
     if (typeof doc === 'string') throw new CorruptDocument(join(store.documentsDir, `${SERVICE_DOCUMENT_ID}.json`), doc);
+    last = { stored, doc };
     return doc;
   };
 }

@@ -60,7 +60,7 @@ export interface StoreOptions {
   readonly varDir: string;
   readonly appEnv: string;
   readonly clock?: () => number;
-  /** How long a successful check of the hydrator directory is trusted (default 1 s). */
+  /** How long a successful check of the hydrator directory, or of a document's file, is trusted (default 1 s). */
   readonly recheckMs?: number;
 }
 
@@ -76,7 +76,8 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
   const hydratorDir = join(options.varDir, 'cache', options.appEnv, 'hydrators');
   const clock = options.clock ?? Date.now;
   const recheckMs = options.recheckMs ?? 1_000;
-  const memory = new Map<string, Hydrated>();
+  /** Parsed documents and when their file was last looked at. */
+  const memory = new Map<string, { hydrated: Hydrated; checkedAt: number }>();
   let hydratorsCheckedAt = -Infinity;
 
   /** Creates the hydrator directory if needed and proves it writable, at most once per recheckMs. */
@@ -96,14 +97,18 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
     hydratorsCheckedAt = now;
   }
 
-  function pathOf(id: string): string {
+  function checkId(id: string): void {
     if (typeof id !== 'string' || !ID.test(id)) throw new TypeError(`settings id must match [a-z0-9-]{1,64}, got ${JSON.stringify(id)}`);
-    return join(documentsDir, `${id}.json`);
   }
 
   function get(id: string): unknown {
-    const path = pathOf(id);
+    checkId(id);
     checkHydrators();
+    const now = clock();
+    const cached = memory.get(id);
+    // Within recheckMs a document is served from memory: a hot path makes no system call.
+    if (cached && now - cached.checkedAt < recheckMs) return cached.hydrated.doc;
+    const path = join(documentsDir, `${id}.json`);
     let stat;
     try {
       stat = statSync(path);
@@ -111,10 +116,12 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
-    const cached = memory.get(id);
-    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.doc;
+    if (cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
+      cached.checkedAt = now;
+      return cached.hydrated.doc;
+    }
     const hydrated = readHydrated(id, stat.mtimeMs, stat.size) ?? hydrate(id, path);
-    memory.set(id, hydrated);
+    memory.set(id, { hydrated, checkedAt: now });
     return hydrated.doc;
   }
 
@@ -147,7 +154,7 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
   }
 
   function put(id: string, doc: unknown): void {
-    pathOf(id); // validates the id
+    checkId(id);
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     mkdirSync(documentsDir, { recursive: true });
     writeAtomically(documentsDir, `${id}.json`, text, true);

@@ -41,6 +41,13 @@ export function rssMiB(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
+/** CPU time (user + system) a process has used so far, in seconds. */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // Fields 14 and 15 of stat (utime, stime), counted from the state field as index 0 here.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** One autocannon run; resolves with requests/s (mean), bytes/s, and response counts. */
 export async function load(url, { connections = 32, duration = 5, path = '/', headers = {} } = {}) {
   const result = await autocannon({ url: url + path, connections, duration, headers });

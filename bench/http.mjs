@@ -1,0 +1,107 @@
+// The service against its peers, side by side, interleaved round by round (this machine's speed
+// drifts): GET / against a bare node:http handler and fastify; a 404 flood with a log line per
+// request against fastify + pino; cold start and RSS (idle, 1,000 keep-alive connections).
+// Server and load generator share the machine's cores.
+//   npm run bench:http   (builds the service first)
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const DURATION = Number(process.env.DURATION ?? 5);
+const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
+const work = mkdtempSync(join(tmpdir(), 'bench-http-'));
+const ours = () => startChild('../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`) });
+const json = { accept: 'application/json' };
+
+// The exact bytes our GET / writes, for the bare handler and fastify.
+const probe = await ours();
+const doc = await (await fetch(probe.url + '/', { headers: json })).text();
+await probe.stop();
+const peers = {
+  ours,
+  bare: () => startChild('servers/bare.mjs', [], { BODY: doc }),
+  fastify: () => startChild('servers/fastify-doc.mjs', [], { BODY: doc }),
+};
+
+async function rounds(names, run) {
+  const results = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const name of names) {
+      const value = await run(name, round === 0);
+      if (round > 0) results[name].push(value);
+    }
+  }
+  return results;
+}
+
+const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s, autocannon, 32 connections`];
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
+
+// GET / (prod, JSON)
+const getRoot = await rounds(['ours', 'bare', 'fastify'], async (name, warmup) => {
+  const server = await peers[name]();
+  const r = await load(server.url, { path: '/', headers: json, duration: warmup ? 2 : DURATION });
+  await server.stop();
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.rps;
+});
+const m = Object.fromEntries(Object.entries(getRoot).map(([k, v]) => [k, median(v)]));
+lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer |', '|---|---:|---|---:|');
+for (const name of ['ours', 'bare', 'fastify']) {
+  lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${name === 'ours' ? '' : (m.ours / m[name]).toFixed(2)} |`);
+}
+
+// 404 flood with a log line per request
+let lost = 0;
+const flood = await rounds(['ours', 'fastify+pino'], async (name, warmup) => {
+  const logDir = mkdtempSync(join(work, 'flood-'));
+  const server = name === 'ours'
+    ? await startChild('../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir })
+    : await startChild('servers/fastify-404.mjs', [], { LOG_FILE: join(logDir, 'pino.log') });
+  const r = await load(server.url, { path: '/flood-path', headers: json, duration: warmup ? 2 : DURATION });
+  await server.stop();
+  const written = readdirSync(logDir)
+    .map((f) => readFileSync(join(logDir, f), 'utf8').split('\n').filter((l) => l.includes('No route found')).length)
+    .reduce((a, b) => a + b, 0);
+  if (!warmup) lost += Math.max(0, r.total - written) * (name === 'ours' ? 1 : 0);
+  if (!warmup && written < r.total) lines.push(`(${name}: ${r.total - written} lines missing of ${r.total})`);
+  rmSync(logDir, { recursive: true, force: true });
+  return r.rps;
+});
+const f = { ours: median(flood.ours), peer: median(flood['fastify+pino']) };
+lines.push('', '| 404 flood, one log line per request to a file | req/s (median) | rounds |', '|---|---:|---|');
+lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)} |`);
+lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} |`);
+lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} |`);
+
+// Cold start and memory
+async function coldStart(name) {
+  const t0 = performance.now();
+  const server = await peers[name]();
+  for (;;) {
+    try {
+      const res = await fetch(server.url + '/', { headers: json });
+      await res.text();
+      if (res.status === 200) break;
+    } catch {
+      // not accepting yet
+    }
+  }
+  const ms = performance.now() - t0;
+  const idle = rssMiB(server.child.pid);
+  await load(server.url, { path: '/', headers: json, connections: 1000, duration: DURATION });
+  const busy = peakRssMiB(server.child.pid);
+  await server.stop();
+  return { ms, idle, busy };
+}
+lines.push('', '| start and memory | cold start to first 200 (ms, median) | RSS idle (MiB) | peak RSS, 1,000 keep-alive connections (MiB) |', '|---|---:|---:|---:|');
+for (const name of ['ours', 'fastify', 'bare']) {
+  const samples = [];
+  for (let i = 0; i < 5; i++) samples.push(await coldStart(name));
+  lines.push(`| ${name} | ${median(samples.map((s) => s.ms)).toFixed(0)} | ${median(samples.map((s) => s.idle)).toFixed(1)} | ${median(samples.map((s) => s.busy)).toFixed(1)} |`);
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log(lines.join('\n'));

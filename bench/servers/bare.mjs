@@ -1,0 +1,17 @@
+// The ceiling for GET /: a bare node:http handler writing the bytes our service writes.
+// BODY and CONTENT_TYPE come from the benchmark, which reads them from our service first.
+import { createServer } from 'node:http';
+
+const body = Buffer.from(process.env.BODY ?? '{}');
+const headers = {
+  'content-type': process.env.CONTENT_TYPE ?? 'application/json',
+  vary: 'Accept',
+  'cache-control': 'no-cache, private',
+  'content-length': body.length,
+};
+const server = createServer((req, res) => {
+  res.writeHead(200, headers);
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

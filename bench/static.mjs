@@ -15,7 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,6 +28,7 @@ const FILES = [
 ];
 const BIG = { name: 'big.bin', size: 256 * 1024 * 1024 };
 const CONNECTIONS = 16;
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 const SECRETS = { APP_ID: 'bench', APP_KEY: 'bench', ACCESS_TOKEN: 'bench', APP_SECRET: 'bench', JWT_PASSPHRASE: 'bench', BROKER_PASSWORD: 'bench' };
 
 if (process.argv[2] === 'serve') {
@@ -84,6 +85,12 @@ function statusMiB(pid, field) {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
@@ -122,13 +129,16 @@ function drain(url, path) {
   });
 }
 
-async function load(url, path, duration) {
+/** One autocannon run against a server: req/s, MB/s, and the server's CPU ms per request. */
+async function load(server, path, duration) {
   const { default: autocannon } = await import('autocannon');
-  const result = await autocannon({ url: url + path, connections: CONNECTIONS, duration });
+  const cpuBefore = cpuMs(server.child.pid);
+  const result = await autocannon({ url: server.url + path, connections: CONNECTIONS, duration });
+  const cpu = cpuMs(server.child.pid) - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(`${server.kind} ${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { rps: result.requests.average, mbps: result.throughput.average / 1e6 };
+  return { rps: result.requests.average, mbps: result.throughput.average / 1e6, cpuPerRequest: cpu / result.requests.total };
 }
 
 async function main() {
@@ -151,13 +161,16 @@ async function main() {
       }
     }
     const figures = Object.fromEntries(FILES.map((f) => [f.name, { ours: [], fastify: [] }]));
-    for (const server of servers) for (const file of FILES) await load(server.url, `/static/${file.name}`, 2); // warm-up
+    for (const server of servers) for (const file of FILES) await load(server, `/static/${file.name}`, 2); // warm-up
     for (let round = 1; round <= rounds; round++) {
       for (const file of FILES) {
         for (const server of servers) {
-          const r = await load(server.url, `/static/${file.name}`, duration);
+          const r = await load(server, `/static/${file.name}`, duration);
           figures[file.name][server.kind].push(r);
-          console.error(`round ${round}/${rounds} ${file.label} ${server.kind}: ${r.rps.toFixed(0)} req/s, ${r.mbps.toFixed(1)} MB/s`);
+          console.error(
+            `round ${round}/${rounds} ${file.label} ${server.kind}: ${r.rps.toFixed(0)} req/s, ${r.mbps.toFixed(1)} MB/s, ` +
+              `${r.cpuPerRequest.toFixed(3)} CPU ms/request`,
+          );
         }
       }
     }
@@ -185,6 +198,7 @@ async function main() {
 }
 
 function formatReport(figures, memory, rounds, duration) {
+  const loadAverage = loadavg()[0].toFixed(1);
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
   const date = execFileSync('date', { encoding: 'utf8' }).trim();
   const lines = [
@@ -195,20 +209,31 @@ function formatReport(figures, memory, rounds, duration) {
     'servers on this machine; they are not the capacity of either. Our service runs from source',
     `through tsx in prod (APP_ENV=prod); the peer is fastify + @fastify/static with default options.`,
     `${rounds} interleaved rounds of ${duration} s per file and server after a 2 s warm-up; medians.`,
-    '`npm run bench:static` (in bench/) reproduces them.',
+    `1-minute load average ${loadAverage} at the end: other work on the machine moves req/s from round`,
+    'to round; the server CPU time per request (user + system, from /proc) is steadier.',
+    '`npm run bench:static -- --write` (in bench/) reproduces them.',
     '',
-    '| file | ours req/s | @fastify/static req/s | ratio | ours MB/s | @fastify/static MB/s | ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| file | server | req/s | MB/s | CPU ms/request |',
+    '|---|---|---:|---:|---:|',
   ];
+  const ratios = [];
   for (const file of FILES) {
     const f = figures[file.name];
-    const rps = [median(f.ours.map((r) => r.rps)), median(f.fastify.map((r) => r.rps))];
-    const mbps = [median(f.ours.map((r) => r.mbps)), median(f.fastify.map((r) => r.mbps))];
-    lines.push(
-      `| ${file.label} | ${rps[0].toFixed(0)} | ${rps[1].toFixed(0)} | ${(rps[0] / rps[1]).toFixed(2)} | ` +
-        `${mbps[0].toFixed(1)} | ${mbps[1].toFixed(1)} | ${(mbps[0] / mbps[1]).toFixed(2)} |`,
-    );
+    const m = (kind, key) => median(f[kind].map((r) => r[key]));
+    for (const [kind, name] of [['ours', 'ours'], ['fastify', '@fastify/static']]) {
+      lines.push(`| ${file.label} | ${name} | ${m(kind, 'rps').toFixed(0)} | ${m(kind, 'mbps').toFixed(1)} | ${m(kind, 'cpuPerRequest').toFixed(3)} |`);
+    }
+    // The median of per-round ratios: both runs of a round saw about the same machine.
+    const ratio = (key) => median(f.ours.map((r, i) => r[key] / f.fastify[i][key])).toFixed(2);
+    ratios.push(`| ${file.label} | ${ratio('rps')} | ${ratio('mbps')} | ${ratio('cpuPerRequest')} |`);
   }
+  lines.push(
+    '',
+    'Ratios ours / @fastify/static, median of the per-round ratios (above 1 is better for req/s and',
+    'MB/s, below 1 for CPU):',
+    '',
+  );
+  lines.push('| file | req/s | MB/s | CPU ms/request |', '|---|---:|---:|---:|', ...ratios);
   lines.push(
     '',
     'Peak RSS (VmHWM of the server process) streaming a 256 MiB sparse file to one client:',

@@ -93,6 +93,9 @@ export function createApp(options: AppOptions): RequestListener {
 
   const routes = compileRoutes<Handler>([
     { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: entryPoint },
+    ...(profiler?.routes ?? []),
+    ...(options.routes ?? []),
+    // Last: with STATIC_BASE=/ it would otherwise claim every other route's paths.
     {
       id: 'app.static',
       path: `${config.namespaces.static.path}{path*}`,
@@ -101,8 +104,6 @@ export function createApp(options: AppOptions): RequestListener {
       handlesEveryMethod: true,
       handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest),
     },
-    ...(profiler?.routes ?? []),
-    ...(options.routes ?? []),
   ]);
 
   function representationFor(ctx: RequestContext) {

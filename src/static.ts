@@ -1,7 +1,7 @@
 /**
  * Static files: `PUBLIC_DIR` served under `STATIC_BASE`. This is the I/O edge: it finds and
- * opens a file safely, lets the pure planner (`static/plan.ts`) decide the answer, and streams
- * the bytes from the open handle with back-pressure.
+ * opens a file safely (one realpath, one open, one fstat), lets the pure planner
+ * (`static/plan.ts`) decide the answer, and sends the bytes from the open descriptor.
  *
  * A path that cannot be served (missing, a directory, a dotfile, outside the directory) is
  * answered exactly like an unrouted path: 404 "No route found". Any other I/O error is thrown,
@@ -111,32 +111,41 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
         delete ctx.attributes._controller;
         throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
       }
-      plan = planFileResponse(fileRequest(ctx.method, req), {
+      const facts = {
         size: Number(stats.size),
         etag: strongEntityTag(stats.size, stats.mtimeNs),
         lastModified: lastModifiedOf(Number(stats.mtimeMs)),
         contentType: contentTypeFor(segments[segments.length - 1]!),
         cacheControl: cacheControlFor(segments),
-      }, ctx.receivedAt);
+      };
+      plan = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
     } catch (err) {
       release(fd);
       throw err;
     }
-    const body = plan.body;
-    if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
-      let bytes: Buffer | undefined;
-      try {
-        if (body !== undefined) bytes = await readRange(fd, body.start, body.end - body.start + 1, ctx.rawPath);
-      } finally {
-        release(fd);
-      }
-      res.writeHead(plan.status, plan.headers);
-      res.end(bytes);
-      return;
+    await sendPlan(fd, plan, res, ctx.rawPath);
+  };
+}
+
+/**
+ * Sends a planned answer and gives up the descriptor: no read for a body-less answer, one read
+ * for a body of at most SINGLE_READ_MAX bytes, a stream for anything larger.
+ */
+async function sendPlan(fd: number, plan: FilePlan, res: ServerResponse, rawPath: string): Promise<void> {
+  const body = plan.body;
+  if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
+    let bytes: Buffer | undefined;
+    try {
+      if (body !== undefined) bytes = await readRange(fd, body.start, body.end - body.start + 1, rawPath);
+    } finally {
+      release(fd);
     }
     res.writeHead(plan.status, plan.headers);
-    await streamRange(fd, body, res, ctx.rawPath);
-  };
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(plan.status, plan.headers);
+  await streamRange(fd, body, res, rawPath);
 }
 
 /**
@@ -145,6 +154,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
  * went away.
  */
 async function streamRange(fd: number, range: NonNullable<FilePlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
+  // With `fd` given, the path argument is not used.
   const stream = createReadStream('', { fd, start: range.start, end: range.end, autoClose: true });
   try {
     await pipeline(stream, res);

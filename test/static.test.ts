@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readlink, realpath, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FALLBACK_CONTROLLER } from '../src/app.js';
-import { RouteNotFound } from '../src/problem.js';
+import { MethodNotAllowed, RouteNotFound } from '../src/problem.js';
 import type { RequestContext } from '../src/request.js';
 import { createStaticHandler } from '../src/static.js';
 import { send, sendRaw, statusOf, type RawResponse } from './helpers/http.js';
@@ -68,6 +69,8 @@ await symlink('hello.txt', join(publicDir, 'inside.txt'));
 await symlink('.env', join(publicDir, 'env-link'));
 await symlink('loop', join(publicDir, 'loop'));
 execFileSync('mkfifo', [join(publicDir, 'fifo')]);
+const MEDIUM = randomBytes(200 * 1024); // more than one read: streamed
+await writeFile(join(publicDir, 'medium.bin'), MEDIUM);
 await writeFile(join(publicDir, 'big.bin'), '');
 await truncate(join(publicDir, 'big.bin'), BIG_SIZE); // sparse: no disk blocks
 
@@ -86,6 +89,21 @@ async function assertNoRoute(method: string, target: string, name: string, path 
   assert.equal(res.headers['x-robots-tag'], 'none', name);
   assert.equal(problemOf(res, name).detail, `No route found for "${method} ${path}"`, name);
   for (const content of SECRET_CONTENTS) assert.ok(!res.body.includes(content), `${name}: leaked ${content}`);
+}
+
+/** GETs a target and keeps the body as bytes. */
+function getBytes(target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
+  const url = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: url.hostname, port: url.port, path: target, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }
 
 /**
@@ -185,6 +203,14 @@ describe('static files: GET and HEAD', () => {
     assert.equal(other.headers['cache-control'], 'public, max-age=3600', 'other file');
   });
 
+  it('serves from a PUBLIC_DIR that is itself a symlink, and still refuses links out of it', async () => {
+    const linked = join(tmp, 'public-link');
+    await symlink(publicDir, linked);
+    const viaLink = await startTestService({ PUBLIC_DIR: linked });
+    assert.equal((await send(viaLink.url, 'GET', '/static/hello.txt')).body, HELLO, 'hello.txt through the linked root');
+    assert.equal((await send(viaLink.url, 'GET', '/static/out.txt')).status, 404, 'out.txt through the linked root');
+  });
+
   it('serves under another STATIC_BASE and nowhere else', async () => {
     const moved = await startTestService({ PUBLIC_DIR: publicDir, STATIC_BASE: '/assets/v1/' });
     assert.equal((await send(moved.url, 'GET', '/assets/v1/hello.txt')).body, HELLO, '/assets/v1/hello.txt');
@@ -218,7 +244,7 @@ describe('static files: what is never served', () => {
     ['mixed .%2e', '/static/.%2e/secret.txt'],
     ['an encoded slash ..%2f', '/static/..%2fsecret.txt'],
     ['an encoded slash %2e%2e%2f', '/static/%2e%2e%2fsecret.txt'],
-    ['an encoded absolute path %2f', '/static/%2f' + 'etc%2fpasswd'],
+    ['an encoded absolute path %2f', '/static/%2fetc%2fpasswd'],
     ['an encoded backslash %5c', '/static/..%5csecret.txt'],
     ['a raw backslash', '/static/..\\secret.txt'],
     ['overlong UTF-8 dots %c0%ae', '/static/%c0%ae%c0%ae/secret.txt'],
@@ -231,7 +257,7 @@ describe('static files: what is never served', () => {
     ['a FIFO (never blocks)', '/static/fifo'],
     ['a name too long for the file system', `/static/${'a'.repeat(300)}.txt`],
     ['a path with matrix parameters', '/static/hello.txt;a=1'],
-    ['another case', '/static/HELLO.TXT'],
+    ['a name in another case (matching is case-sensitive)', '/static/HELLO.TXT'],
   ];
   for (const [name, target] of cases) {
     it(`answers ${name} like an unrouted path: 404 No route found`, () => assertNoRoute('GET', target, name));
@@ -246,7 +272,7 @@ describe('static files: what is never served', () => {
   it('uses the path of an absolute-form target with ..', () =>
     assertNoRoute('GET', 'http://example.com/static/../secret.txt', 'absolute-form ..', '/static/../secret.txt'));
 
-  it('sends the bytes of a raw request line exactly as written and answers 404', async () => {
+  it('answers a raw request line with stacked %2e%2e segments with 404 naming the path as sent', async () => {
     const raw = await sendRaw(
       service.url,
       'GET /static/%2e%2e/%2e%2e/secret.txt HTTP/1.1\r\nHost: a\r\nAccept: application/json\r\nConnection: close\r\n\r\n',
@@ -293,6 +319,19 @@ describe('static files: what is never served', () => {
     const res = {} as http.ServerResponse;
     await assert.rejects(serve(ctx, {} as http.IncomingMessage, res, ['.env']), RouteNotFound);
     assert.equal(attributes._controller, 'rest.problem.fallback::index');
+  });
+
+  it('names no controller on a 405, like the router does for its own', async () => {
+    const serve = createStaticHandler({ publicDir, notFoundController: FALLBACK_CONTROLLER });
+    const attributes: RequestContext['attributes'] = {
+      'rest.tunneling.header': 'X-HTTP-Method',
+      'rest.tunneling.original_method': 'PUT',
+      'rest.service.zone': false,
+      _controller: 'app.static',
+    };
+    const ctx = { method: 'PUT', rawPath: '/static/hello.txt', referer: undefined, attributes, receivedAt: 0 } as unknown as RequestContext;
+    await assert.rejects(serve(ctx, {} as http.IncomingMessage, {} as http.ServerResponse, ['hello.txt']), MethodNotAllowed);
+    assert.equal(attributes._controller, undefined);
   });
 });
 
@@ -446,6 +485,24 @@ describe('static files: ranges', () => {
 });
 
 describe('static files: streaming', () => {
+  it('streams a file larger than one read byte for byte', async () => {
+    const res = await getBytes('/static/medium.bin');
+    assert.equal(res.status, 200, 'status');
+    assert.ok(res.body.equals(MEDIUM), 'the body differs from the file');
+  });
+
+  it('streams a range larger than one read byte for byte', async () => {
+    const res = await getBytes('/static/medium.bin', { range: 'bytes=50000-179999' });
+    assert.equal(res.status, 206, 'status');
+    assert.ok(res.body.equals(MEDIUM.subarray(50_000, 180_000)), 'the body differs from the range');
+  });
+
+  it('sends a range within one read byte for byte', async () => {
+    const res = await getBytes('/static/medium.bin', { range: 'bytes=-1000' });
+    assert.equal(res.status, 206, 'status');
+    assert.ok(res.body.equals(MEDIUM.subarray(MEDIUM.length - 1000)), 'the body differs from the suffix');
+  });
+
   it('streams a 256 MiB file to a slow reader with bounded memory', async () => {
     const before = process.memoryUsage().rss;
     let peak = before;

@@ -113,15 +113,16 @@ export function createApp(options: AppOptions): RequestListener {
   /** Writes a log line, and adds it to the request's profiles in dev. */
   function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
     logger.log(channel, level, message);
+    if (!profiler) return;
     const profiles = profilesOf.get(ctx);
-    if (profiler && profiles) {
+    if (profiles) {
       profiler.record(profiles.main, channel, level, message);
       if (profiles.fallback) profiler.record(profiles.fallback, channel, level, message);
     }
   }
 
   function answerProblem(ctx: RequestContext, res: ServerResponse, problem: Problem): void {
-    const profiles = profilesOf.get(ctx);
+    const profiles = profiler ? profilesOf.get(ctx) : undefined;
     if (problem instanceof RouteNotFound) {
       // Unrouted paths (and missing static files) are the fallback handler's, as a sub-request.
       ctx.attributes._controller = FALLBACK_CONTROLLER;
@@ -149,11 +150,9 @@ export function createApp(options: AppOptions): RequestListener {
       profilerLink: profiles ? `${ctx.baseUrl}/_profiler/${profiles.main.token}` : undefined,
       stack,
     });
-    const headers = {
-      ...problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl),
-      'content-type': contentType,
-      vary: 'Accept',
-    };
+    const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
+    headers['content-type'] = contentType;
+    headers.vary = 'Accept';
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   }
 

@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { escapeHtml, renderDefinitions, renderPage } from './html.js';
 import type { Representation } from './negotiation.js';
+import { createHttpDateFormatter } from './response.js';
 
 export type ProblemCode =
   | 'route_not_found'
@@ -38,7 +39,12 @@ export class Problem extends Error {
     detail: string,
     options: { headers?: Record<string, string>; extensions?: Record<string, unknown>; cause?: unknown } = {},
   ) {
+    // A problem is an answer, not a bug: its stack is never read, and capturing one costs more
+    // than the rest of a 404. (An unexpected error keeps its own stack as the cause.)
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'Problem';
     this.code = code;
     this.status = status;
@@ -129,14 +135,14 @@ function encodeSegment(segment: string): string {
 /** The document for a problem; `debug` decides whether a 500 shows its real message. */
 export function buildProblemDocument(problem: Problem, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
   const hideDetail = problem.status >= 500 && !debug;
-  return {
+  const doc: ProblemDocument = {
     type: problemType(problemBaseUrl, rawPath),
     title: problem.title,
     status: problem.status,
     detail: hideDetail ? GENERIC_DETAIL : problem.message,
     instance: rawPath,
-    ...problem.extensions,
   };
+  return Object.keys(problem.extensions).length === 0 ? doc : { ...doc, ...problem.extensions };
 }
 
 /** What the HTML page may show about the request (dev only). */
@@ -181,18 +187,31 @@ function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): stri
   return renderPage(`${doc.status} ${doc.title}`, body);
 }
 
+const maxAges = new Map<string, number | undefined>();
+
+/** The max-age of a Cache-Control value in seconds, parsed once per value. */
+function maxAgeOf(cacheControl: string): number | undefined {
+  if (!maxAges.has(cacheControl)) {
+    const match = /(?:^|[,\s])max-age=(\d+)/.exec(cacheControl);
+    maxAges.set(cacheControl, match ? Number(match[1]) : undefined);
+  }
+  return maxAges.get(cacheControl);
+}
+
+/** Expires dates, formatted once per second like Date. */
+const expiresDate = createHttpDateFormatter();
+
 /**
  * Headers of a problem response: the observed 404 cache policy (with `expires` one max-age
  * after `now`), `no-cache, private` on other errors, `x-robots-tag: none` on all.
  */
 export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): Record<string, string> {
-  const headers: Record<string, string> = { ...problem.headers, 'x-robots-tag': 'none' };
+  const headers: Record<string, string> = { 'x-robots-tag': 'none', 'cache-control': 'no-cache, private' };
   if (problem.status === 404) {
     headers['cache-control'] = notFoundCacheControl;
-    const maxAge = /(?:^|[,\s])max-age=(\d+)/.exec(notFoundCacheControl);
-    if (maxAge) headers['expires'] = new Date(now + Number(maxAge[1]) * 1000).toUTCString();
-  } else {
-    headers['cache-control'] = 'no-cache, private';
+    const maxAge = maxAgeOf(notFoundCacheControl);
+    if (maxAge !== undefined) headers['expires'] = expiresDate(now + maxAge * 1000);
   }
+  for (const name in problem.headers) headers[name] = problem.headers[name]!;
   return headers;
 }

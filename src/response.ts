@@ -23,15 +23,19 @@ export function sendBody(
   res.end(status === 204 || status === 304 ? undefined : body);
 }
 
-let dateSecond = Number.NaN;
-let dateText = '';
-
-/** `Sun, 22 Nov 2026 02:00:00 GMT`, formatted once per second. */
-export function httpDate(now: number): string {
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(second * 1000).toUTCString();
-  }
-  return dateText;
+/** An HTTP-date formatter (`Sun, 22 Nov 2026 02:00:00 GMT`) that formats once per second. */
+export function createHttpDateFormatter(): (instant: number) => string {
+  let second = Number.NaN;
+  let text = '';
+  return (instant) => {
+    const s = Math.floor(instant / 1000);
+    if (s !== second) {
+      second = s;
+      text = new Date(s * 1000).toUTCString();
+    }
+    return text;
+  };
 }
+
+/** The Date header's value for an instant. */
+export const httpDate = createHttpDateFormatter();

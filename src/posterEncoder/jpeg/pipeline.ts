@@ -59,8 +59,9 @@ export function encodeFrame(settings: EncodeSettings, storeLimitPixels = STORE_L
     out.writeSymbols(stream, symbolCodes(tables));
     stream.release();
   } else {
-    const counts = modelImage(frame, false).counts;
-    writeScan(out, frame, optimisedTables(counts, tableCount));
+    const counting = modelImage(frame, false);
+    counting.release();
+    writeScan(out, frame, optimisedTables(counting.counts, tableCount));
   }
   out.flushBits();
   writeEoi(out);

@@ -100,20 +100,36 @@ export function addBlock(
 ): number {
   const dc = quantizeDc(dct[0], q);
   putDc(stream, dc - predictor, dcSlot);
-  // Bit k of `low` (k = 1..31) and bit k - 32 of `high` (k = 32..63) mark coefficient k.
-  let low = nonZeroBits(dct, q.threshold, 0) & ~1;
-  let high = nonZeroBits(dct, q.threshold, 32);
-  let previous = 0;
-  while (low !== 0) {
-    const bit = low & -low; // lowest mark
-    low ^= bit;
-    previous = putAc(stream, dct, q, 31 - Math.clz32(bit), previous, dcSlot);
+  const { records, counts } = stream;
+  const { round, multiplier, shift } = q;
+  const slot = (dcSlot + 1) << 8;
+  let n = stream.length;
+  let previous = 0; // zig-zag position of the last coded coefficient (0 = DC)
+  // Marks of coefficients 1..31, then of 32..63 (bit i = coefficient base + i).
+  for (let base = 0; base < 64; base += 32) {
+    let marks = nonZeroBits(dct, q.threshold, base) & (base === 0 ? ~1 : -1);
+    while (marks !== 0) {
+      const bit = marks & -marks; // lowest mark
+      marks ^= bit;
+      const k = base + 31 - Math.clz32(bit);
+      // k - previous - 1 zeros precede it: a ZRL per 16, the rest in RRRR.
+      let run = k - previous - 1;
+      for (; run > 15; run -= 16) {
+        records[n++] = (slot | ZRL) << 16;
+        counts[slot | ZRL]++;
+      }
+      const v = dct[k];
+      const sign = v >> 31; // 0 or -1
+      const level = ((((v ^ sign) - sign) + round[k]) * multiplier[k]) >> shift[k];
+      const size = 32 - Math.clz32(level);
+      const entry = slot | (run << 4) | size;
+      // RRRRSSSS, then SSSS bits: those of level, or of level - 1 (= ~|level|) if negative.
+      records[n++] = (entry << 16) | ((level ^ sign) & ((1 << size) - 1));
+      counts[entry]++;
+      previous = k;
+    }
   }
-  while (high !== 0) {
-    const bit = high & -high;
-    high ^= bit;
-    previous = putAc(stream, dct, q, 63 - Math.clz32(bit), previous, dcSlot);
-  }
+  stream.length = n;
   if (previous < 63) putEob(stream, dcSlot);
   return dc;
 }
@@ -131,32 +147,6 @@ function nonZeroBits(dct: Int32Array, threshold: Int32Array, first: number): num
     bits |= ((threshold[first + i] - 1 - ((v ^ sign) - sign)) >>> 31) << i;
   }
   return bits;
-}
-
-/**
- * Appends AC coefficient k, which follows the coefficient at `previous` after
- * k - previous - 1 zeros: a ZRL per 16 zeros, then RRRRSSSS and SSSS bits
- * (F.1.2.2.1; a negative level sends the low bits of level - 1, i.e. of
- * ~|level|). Returns k.
- */
-function putAc(stream: SymbolStream, dct: Int32Array, q: QuantDivisors, k: number, previous: number, dcSlot: number): number {
-  const { records, counts } = stream;
-  const slot = (dcSlot + 1) << 8;
-  let n = stream.length;
-  let run = k - previous - 1;
-  for (; run > 15; run -= 16) {
-    records[n++] = (slot | ZRL) << 16;
-    counts[slot | ZRL]++;
-  }
-  const v = dct[k];
-  const sign = v >> 31;
-  const level = ((((v ^ sign) - sign) + q.round[k]) * q.multiplier[k]) >> q.shift[k];
-  const size = 32 - Math.clz32(level);
-  const entry = slot | (run << 4) | size;
-  records[n++] = (entry << 16) | ((level ^ sign) & ((1 << size) - 1));
-  counts[entry]++;
-  stream.length = n;
-  return k;
 }
 
 /** Quantised DC coefficient (zig-zag position 0) of a DCT output value. */

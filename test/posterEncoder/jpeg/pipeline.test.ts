@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeJpeg, type JpegOptions } from '../../../src/posterEncoder/jpeg/encode.js';
-import { encodeFrame, STORE_LIMIT_PIXELS } from '../../../src/posterEncoder/jpeg/pipeline.js';
+import { encodeFrame } from '../../../src/posterEncoder/jpeg/pipeline.js';
 import { validate } from '../../../src/posterEncoder/jpeg/validate.js';
 import { makeImage } from './images.js';
 
 describe('pipeline', () => {
-  it('keeps first-pass symbols up to 16 Mi pixels', () => {
-    assert.equal(STORE_LIMIT_PIXELS, 16 * 1024 * 1024);
-  });
-
   it('gives the same bytes when it recomputes the first pass instead of keeping it', () => {
     const cases: Array<[string, 1 | 3, JpegOptions]> = [
       ['colour 4:2:0', 3, { quality: 85 }],

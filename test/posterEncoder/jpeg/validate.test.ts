@@ -6,11 +6,18 @@ const good: JpegImage = { width: 2, height: 2, channels: 3, data: new Uint8Array
 
 /** Asserts that encoding throws `type` with a message matching every pattern. */
 function rejects(image: unknown, options: unknown, type: typeof TypeError | typeof RangeError, ...patterns: RegExp[]): void {
+  const label = `image ${summary(image)}, options ${summary(options)}`;
   assert.throws(() => encodeJpeg(image as JpegImage, options as JpegOptions), (error: unknown) => {
-    assert.ok(error instanceof type, `expected ${type.name}, got ${String(error)}`);
-    for (const pattern of patterns) assert.match((error as Error).message, pattern);
+    assert.ok(error instanceof type, `${label}: expected ${type.name}, got ${String(error)}`);
+    for (const pattern of patterns) assert.match((error as Error).message, pattern, `${label}: ${String(error)}`);
     return true;
-  });
+  }, label);
+}
+
+/** Short description of a test input for assertion messages. */
+function summary(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  return JSON.stringify(value, (key, v) => (key === 'data' ? `${v?.constructor?.name}(${v?.length})` : typeof v === 'string' && v.length > 20 ? `${v.length} chars` : v));
 }
 
 describe('validate', () => {

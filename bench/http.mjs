@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
+import { cpuSeconds, load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -40,28 +40,41 @@ const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} U
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
 
 // GET / (prod, JSON)
+/** Requests/s and the server's CPU time per request (µs), steadier than req/s on a shared machine. */
+async function measure(server, path, duration) {
+  const c0 = cpuSeconds(server.child.pid);
+  const r = await load(server.url, { path, headers: json, duration });
+  return { ...r, cpuUs: ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6 };
+}
+
+const cpuRoot = { ours: [], bare: [], fastify: [] };
 const getRoot = await rounds(['ours', 'bare', 'fastify'], async (name, warmup) => {
   const server = await peers[name]();
-  const r = await load(server.url, { path: '/', headers: json, duration: warmup ? 2 : DURATION });
+  const r = await measure(server, '/', warmup ? 2 : DURATION);
   await server.stop();
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (!warmup) cpuRoot[name].push(r.cpuUs);
   return r.rps;
 });
 const m = Object.fromEntries(Object.entries(getRoot).map(([k, v]) => [k, median(v)]));
-lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer |', '|---|---:|---|---:|');
+const c = Object.fromEntries(Object.entries(cpuRoot).map(([k, v]) => [k, median(v)]));
+lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) |', '|---|---:|---|---:|---:|---:|');
 for (const name of ['ours', 'bare', 'fastify']) {
-  lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${name === 'ours' ? '' : (m.ours / m[name]).toFixed(2)} |`);
+  const self = name === 'ours';
+  lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${self ? '' : (m.ours / m[name]).toFixed(2)} | ${c[name].toFixed(1)} | ${self ? '' : (c[name] / c.ours).toFixed(2)} |`);
 }
 
 // 404 flood with a log line per request
 let lost = 0;
+const cpuFlood = { ours: [], 'fastify+pino': [] };
 const flood = await rounds(['ours', 'fastify+pino'], async (name, warmup) => {
   const logDir = mkdtempSync(join(work, 'flood-'));
   const server = name === 'ours'
     ? await startChild('../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir })
     : await startChild('servers/fastify-404.mjs', [], { LOG_FILE: join(logDir, 'pino.log') });
-  const r = await load(server.url, { path: '/flood-path', headers: json, duration: warmup ? 2 : DURATION });
+  const r = await measure(server, '/flood-path', warmup ? 2 : DURATION);
   await server.stop();
+  if (!warmup) cpuFlood[name].push(r.cpuUs);
   const written = readdirSync(logDir)
     .map((f) => readFileSync(join(logDir, f), 'utf8').split('\n').filter((l) => l.includes('No route found')).length)
     .reduce((a, b) => a + b, 0);
@@ -71,10 +84,11 @@ const flood = await rounds(['ours', 'fastify+pino'], async (name, warmup) => {
   return r.rps;
 });
 const f = { ours: median(flood.ours), peer: median(flood['fastify+pino']) };
-lines.push('', '| 404 flood, one log line per request to a file | req/s (median) | rounds |', '|---|---:|---|');
-lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)} |`);
-lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} |`);
-lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} |`);
+const fc = { ours: median(cpuFlood.ours), peer: median(cpuFlood['fastify+pino']) };
+lines.push('', '| 404 flood, one log line per request to a file | req/s (median) | rounds | server CPU µs/request (median) |', '|---|---:|---|---:|');
+lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)} | ${fc.ours.toFixed(1)} |`);
+lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} | ${fc.peer.toFixed(1)} |`);
+lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} | fastify+pino ÷ ours: ${(fc.peer / fc.ours).toFixed(2)} |`);
 
 // Cold start and memory
 async function coldStart(name) {

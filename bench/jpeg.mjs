@@ -10,13 +10,13 @@
 // drift of the machine's speed hits all encoders alike. Ratios are the
 // median over rounds of the per-round ratio.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import jpegJs from 'jpeg-js';
 import { encodeJpeg } from '../src/posterEncoder/jpeg/encode.ts';
 import { makeImage, IMAGE_KINDS } from '../test/posterEncoder/jpeg/images.ts';
+import { writeResultsSection } from './lib/results.mjs';
 
 const WIDTH = 1125;
 const HEIGHT = 2436;
@@ -168,20 +168,8 @@ function section(cells) {
   ].join('\n');
 }
 
-function writeResults(text) {
-  const path = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  const start = current.indexOf('## JPEG encoder');
-  let next;
-  if (start < 0) next = `${current.trimEnd()}\n\n${text}`;
-  else {
-    const end = current.indexOf('\n## ', start + 1);
-    next = current.slice(0, start) + text + (end < 0 ? '' : `\n${current.slice(end + 1)}`);
-  }
-  writeFileSync(path, `${next.trimEnd()}\n`);
-}
 
 const cells = await run();
 const text = section(cells);
 console.log(text);
-if (args.includes('--write')) writeResults(text);
+if (args.includes('--write')) writeResultsSection('## JPEG encoder', text);

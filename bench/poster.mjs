@@ -5,14 +5,13 @@
 //   cd bench && npm run bench:poster                 print the section
 //   npm run bench:poster -- --write                  also update "## Posters" in RESULTS.md
 //   npm run bench:poster -- --rounds 21              more rounds
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import {
   drawPoster, encodePoster, loadPosterFonts, normalizePosterSpec, POSTER_SUBSAMPLING, renderPosterTimed,
 } from '../src/posterEncoder/poster.ts';
 import { planText } from '../src/posterEncoder/design.ts';
+import { writeResultsSection } from './lib/results.mjs';
 
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 11;
@@ -131,21 +130,9 @@ function section(t, subsampling) {
   ].join('\n');
 }
 
-function writeResults(text) {
-  const path = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  const start = current.indexOf('## Posters');
-  let next;
-  if (start < 0) next = `${current.trimEnd()}\n\n${text}`;
-  else {
-    const end = current.indexOf('\n## ', start + 1);
-    next = current.slice(0, start) + text + (end < 0 ? '' : `\n${current.slice(end + 1)}`);
-  }
-  writeFileSync(path, `${next.trimEnd()}\n`);
-}
 
 const timings = await timeRenders();
 const subsampling = await compareSubsampling();
 const text = section(timings, subsampling);
 console.log(text);
-if (args.includes('--write')) writeResults(text);
+if (args.includes('--write')) writeResultsSection('## Posters', text);

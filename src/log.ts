@@ -2,6 +2,7 @@
  * Log lines: `<YYYY-MM-DD HH:MM:SS> <channel>.<LEVEL>: <message>`, the timestamp local to the
  * log time zone, one entry per line whatever the message holds.
  */
+import { formatOncePerSecond } from './once-per-second.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 
@@ -60,18 +61,9 @@ export function formatLine(timestamp: string, channel: string, level: LogLevel, 
   return `${timestamp} ${channel}.${level}: ${escapeControl(message)}\n`;
 }
 
-/** Caches the timestamp text per second: a flood of lines formats it once a second. */
+/** Timestamps for a flood of lines: formatted once a second. */
 export function createTimestamper(timeZone: string): (instant: number) => string {
-  let second = Number.NaN;
-  let text = '';
-  return (instant) => {
-    const s = Math.floor(instant / 1000);
-    if (s !== second) {
-      second = s;
-      text = formatTimestamp(instant, timeZone);
-    }
-    return text;
-  };
+  return formatOncePerSecond((secondStart) => formatTimestamp(secondStart, timeZone));
 }
 
 /** A logger that writes whole lines to a stream (stderr until a file sink is set up). */

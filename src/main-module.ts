@@ -14,3 +14,17 @@ export function isMainModule(moduleUrl: string): boolean {
     return false;
   }
 }
+
+type Cli = (argv: readonly string[], out: (line: string) => void, err: (line: string) => void) => Promise<number>;
+
+/** Runs a command-line entry when its module is the program: lines to stdout/stderr, its exit code. */
+export function runIfMain(moduleUrl: string, name: string, cli: Cli): void {
+  if (!isMainModule(moduleUrl)) return;
+  cli(process.argv.slice(2), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`)).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

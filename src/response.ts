@@ -2,6 +2,7 @@
  * Writing whole responses: one place that sets Content-Length and the body.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { formatOncePerSecond } from './once-per-second.js';
 
 /**
  * Sends a complete response. A response with `Expires` gets its `Date` from the same instant, so
@@ -25,16 +26,7 @@ export function sendBody(
 
 /** An HTTP-date formatter (`Sun, 22 Nov 2026 02:00:00 GMT`) that formats once per second. */
 export function createHttpDateFormatter(): (instant: number) => string {
-  let second = Number.NaN;
-  let text = '';
-  return (instant) => {
-    const s = Math.floor(instant / 1000);
-    if (s !== second) {
-      second = s;
-      text = new Date(s * 1000).toUTCString();
-    }
-    return text;
-  };
+  return formatOncePerSecond((secondStart) => new Date(secondStart).toUTCString());
 }
 
 /** The Date header's value for an instant. */

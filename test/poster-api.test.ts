@@ -7,7 +7,7 @@ import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
 import { createRenderPool, RenderQueueFull } from '../src/poster-pool.js';
 import { parseConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
-import { problemOf, send } from './helpers/http.js';
+import { problemOf, send, sendRaw, statusOf } from './helpers/http.js';
 import { createMemoryLogger, startTestService } from './helpers/service.js';
 
 const root = mkdtempSync(join(tmpdir(), 'poster-api-'));
@@ -84,6 +84,15 @@ describe('POST /api/posters', () => {
     assert.equal(res.status, 413);
     assert.equal(res.headers.connection, 'close');
     assert.equal(problemOf(res).detail, 'The request body is larger than 65536 bytes.');
+  });
+
+  it('answers 413 to a chunked body that passes 64 KiB, without reading the rest', async () => {
+    const head = `POST /api/posters HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = 'x'.repeat(40_000);
+    const body = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(2);
+    const raw = await sendRaw(api.url, head + body);
+    assert.equal(statusOf(raw), 413);
+    assert.match(raw, /\r\nconnection: close\r\n/i);
   });
 
   it('answers 400 to invalid JSON', async () => {

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { isMainModule } from '../main-module.js';
+import { runIfMain } from '../main-module.js';
 import { ensurePassphrase } from '../jwt-keys.js';
 import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../jwt.js';
 
@@ -99,12 +99,4 @@ async function verify(config: Config, jwt: string, out: (line: string) => void, 
   }
 }
 
-if (isMainModule(import.meta.url)) {
-  runJwtCli(process.argv.slice(2), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`)).then(
-    (code) => (process.exitCode = code),
-    (e: unknown) => {
-      process.stderr.write(`jwt: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, 'jwt', runJwtCli);

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { isMainModule } from '../main-module.js';
+import { runIfMain } from '../main-module.js';
 import { writePoster } from '../posterEncoder/poster.js';
 import { validatePosterSpec } from '../posterEncoder/spec.js';
 
@@ -129,12 +129,4 @@ function mergeOptions(spec: Record<string, unknown>, values: ReturnType<typeof p
   return merged;
 }
 
-if (isMainModule(import.meta.url)) {
-  runPosterCli(process.argv.slice(2), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`)).then(
-    (code) => (process.exitCode = code),
-    (e: unknown) => {
-      process.stderr.write(`poster: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, 'poster', runPosterCli);

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// `npm start` runs compiled JavaScript: build first when dist/ is missing or older than src/.
+// Builds dist/ with the project's TypeScript when it is missing or older than src/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -13,11 +16,13 @@ function newestMtime(dir) {
   return newest;
 }
 
-const entry = join('dist', 'server.js');
-const stale = !existsSync(entry) || newestMtime('src') > newestMtime('dist');
-if (stale) {
-  const result = spawnSync(process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
+export function buildIfNeeded() {
+  const dist = join(root, 'dist');
+  const stale = !existsSync(join(dist, 'server.js')) || newestMtime(join(root, 'src')) > newestMtime(dist);
+  if (!stale) return;
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildIfNeeded();

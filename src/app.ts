@@ -157,12 +157,12 @@ export function createApp(options: AppOptions): RequestListener {
   }
 
   function logProblem(ctx: RequestContext, problem: Problem, type: string, cause: unknown): void {
-    if (problem.status >= 500) {
+    if (problem instanceof InternalError) {
       const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
       const name = cause instanceof Error ? cause.name : 'Error';
       log(ctx, 'request', 'CRITICAL', `Uncaught ${name}: "${problem.message}"${stack}`);
     } else {
-      log(ctx, 'request', 'ERROR', problem.message);
+      log(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', problem.message);
     }
     if (type !== 'about:blank') {
       log(ctx, 'app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);

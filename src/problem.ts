@@ -132,9 +132,10 @@ function encodeSegment(segment: string): string {
   return segment.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gu, (c) => encodeURIComponent(c)).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
 }
 
-/** The document for a problem; `debug` decides whether a 500 shows its real message. */
+/** The document for a problem; `debug` decides whether an unexpected error shows its real message. */
 export function buildProblemDocument(problem: Problem, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
-  const hideDetail = problem.status >= 500 && !debug;
+  // Only an unexpected error hides its message; a deliberate 5xx (503 busy) says what happened.
+  const hideDetail = problem instanceof InternalError && !debug;
   const doc: ProblemDocument = {
     type: problemType(problemBaseUrl, rawPath),
     title: problem.title,

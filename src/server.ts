@@ -31,6 +31,8 @@ export interface StartOptions {
   readonly serviceDocument?: ServiceDocumentSource;
   /** Where start-up notices go (a generated dev key pair); default stdout. */
   readonly say?: (line: string) => void;
+  /** Size and queue of the poster render pool (default: one worker per core, 4 queued each). */
+  readonly renderPool?: { readonly size?: number; readonly maxQueued?: number };
 }
 
 export interface RunningServer {
@@ -53,7 +55,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     serviceDocument = storeServiceDocument(store);
   }
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const posterApi = config.posterApi ? createPosterApi(config, options.clock ?? Date.now, say) : undefined;
+  const posterApi = config.posterApi ? createPosterApi(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi ? [posterApi.route] : [] });
   const server = createServer(
     {
@@ -86,7 +88,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
  * The poster API's parts: the key pair (generated in dev when missing, required elsewhere), a
  * bearer guard with its cache of verified tokens, and the render pool.
  */
-function createPosterApi(config: Config, clock: () => number, say: (line: string) => void) {
+function createPosterApi(
+  config: Config,
+  clock: () => number,
+  say: (line: string) => void,
+  poolOptions: StartOptions['renderPool'] = {},
+) {
   const keys = obtainKeyPair(config, say);
   const guard = createBearerGuard({
     publicKey: keys.publicKey,
@@ -95,7 +102,7 @@ function createPosterApi(config: Config, clock: () => number, say: (line: string
     clock,
     cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
   });
-  const pool = createRenderPool({ publicDir: config.publicDir });
+  const pool = createRenderPool({ ...poolOptions, publicDir: config.publicDir });
   return { pool, route: posterApiRoute({ config, guard, pool }) };
 }
 

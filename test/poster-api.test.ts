@@ -122,6 +122,25 @@ describe('POST /api/posters', () => {
   });
 });
 
+describe('a full render queue', () => {
+  it('answers 503 with Retry-After while the only worker is busy and nothing may wait', async () => {
+    const busy = await startTestService(
+      { POSTER_API: '1', PUBLIC_DIR: join(root, 'busy'), JWT_SECRET_KEY: keyPaths.secretKeyPath, JWT_PUBLIC_KEY: keyPaths.publicKeyPath, JWT_PASSPHRASE: PASS },
+      { renderPool: { size: 1, maxQueued: 0 } },
+    );
+    const post = (title: string) => send(busy.url, 'POST', '/api/posters', auth, JSON.stringify({ title, body: 'x'.repeat(900) }));
+    const answers = await Promise.all([post('first'), post('second'), post('third')]);
+    const statuses = answers.map((a) => a.status).sort();
+    assert.equal(statuses[0], 201, statuses.join(' '));
+    const refused = answers.filter((a) => a.status === 503);
+    assert.ok(refused.length >= 1, statuses.join(' '));
+    for (const r of refused) {
+      assert.equal(r.headers['retry-after'], '1');
+      assert.equal(problemOf(r).detail, 'Too many posters are being rendered; try again shortly.');
+    }
+  });
+});
+
 describe('without POSTER_API', () => {
   it('has no poster route: the observed 404', async () => {
     const plain = await startTestService();

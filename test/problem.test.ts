@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InternalError, MethodNotAllowed, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
+import { InternalError, MethodNotAllowed, Problem, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
 
 const BASE = 'https://api.example.com/problem/';
 
@@ -36,6 +36,10 @@ describe('problem documents', () => {
     const problem = new InternalError(new Error('db password is hunter2'));
     assert.equal(buildProblemDocument(problem, BASE, '/', false).detail, 'The server could not answer this request.');
     assert.equal(buildProblemDocument(problem, BASE, '/', true).detail, 'db password is hunter2');
+  });
+  it('keeps the detail of a deliberate 5xx such as 503 busy', () => {
+    const busy = new Problem('busy', 503, 'Too many posters are being rendered; try again shortly.');
+    assert.equal(buildProblemDocument(busy, BASE, '/api/posters', false).detail, 'Too many posters are being rendered; try again shortly.');
   });
   it('adds the referer only when it is non-empty', () => {
     assert.equal(new RouteNotFound('GET', '/x', '').message, 'No route found for "GET /x"');

@@ -11,16 +11,17 @@
 // sparse file to a client that reads as fast as it can.
 //
 // The same file is the child servers: `node --import tsx static.mjs serve ours|fastify <dir>`.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, median, peakRssMiB, startChild } from './lib/measure.mjs';
+import { writeResultsSection } from './lib/results.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
-const RESULTS = join(SCRIPT, '..', 'RESULTS.md');
 const HEADING = '## Static files';
 const FILES = [
   { name: 'small.bin', label: '10 KiB', size: 10 * 1024 },
@@ -28,7 +29,6 @@ const FILES = [
 ];
 const BIG = { name: 'big.bin', size: 256 * 1024 * 1024 };
 const CONNECTIONS = 16;
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 const SECRETS = { APP_ID: 'bench', APP_KEY: 'bench', ACCESS_TOKEN: 'bench', APP_SECRET: 'bench', JWT_PASSPHRASE: 'bench', BROKER_PASSWORD: 'bench' };
 
 if (process.argv[2] === 'serve') {
@@ -56,50 +56,18 @@ async function serve(kind, publicDir) {
   process.stdout.write(`listening on ${url}\n`);
 }
 
+/** Our service or the peer, as a child process of this same file (run through tsx). */
 function startServerProcess(kind, publicDir) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, 'serve', kind, publicDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ kind, child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited ${code} before listening`)));
-  });
+  return startChild(SCRIPT, ['serve', kind, publicDir], {}, ['--import', 'tsx']).then((server) => ({ ...server, kind }));
 }
 
-function stopServerProcess(server) {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) return resolve();
-    server.child.once('exit', () => resolve());
-    server.child.kill('SIGTERM');
-  });
-}
-
-/** A line of /proc/<pid>/status in MiB: VmRSS now, VmHWM the peak so far. */
-function statusMiB(pid, field) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
-}
-
-/** CPU time (user + system, all threads) a process has used so far, in ms. */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  return cpuSeconds(pid) * 1000;
 }
 
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** GET a path, resolving with the status and the body's length and bytes (bodies here are small). */
@@ -174,24 +142,24 @@ async function main() {
         }
       }
     }
-    await Promise.all(servers.map(stopServerProcess));
+    await Promise.all(servers.map((server) => server.stop()));
 
     const memory = {};
     for (const kind of ['ours', 'fastify']) {
       const server = await startServerProcess(kind, publicDir);
       await get(server.url, `/static/${FILES[0].name}`); // one request first, so both have served
-      const before = statusMiB(server.child.pid, 'VmHWM');
+      const before = peakRssMiB(server.child.pid);
       const started = performance.now();
       const bytes = await drain(server.url, `/static/${BIG.name}`);
       const seconds = (performance.now() - started) / 1000;
-      const after = statusMiB(server.child.pid, 'VmHWM');
-      await stopServerProcess(server);
+      const after = peakRssMiB(server.child.pid);
+      await server.stop();
       if (bytes !== BIG.size) throw new Error(`${kind} sent ${bytes} of ${BIG.size} bytes`);
       memory[kind] = { before, after, seconds };
     }
     const report = formatReport(figures, memory, rounds, duration);
     console.log(report);
-    if (process.argv.includes('--write')) writeSection(report);
+    if (process.argv.includes('--write')) writeResultsSection(HEADING, report);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -248,17 +216,3 @@ function formatReport(figures, memory, rounds, duration) {
   return lines.join('\n') + '\n';
 }
 
-/** Replaces this benchmark's section of RESULTS.md (or appends it), leaving the others alone. */
-function writeSection(report) {
-  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  const start = text.indexOf(`${HEADING}\n`);
-  let next;
-  if (start < 0) {
-    next = `${text.trimEnd()}\n\n${report}`;
-  } else {
-    const after = text.indexOf('\n## ', start + HEADING.length);
-    const rest = after < 0 ? '' : text.slice(after + 1);
-    next = `${text.slice(0, start)}${report}${rest ? `\n${rest}` : ''}`;
-  }
-  writeFileSync(RESULTS, next);
-}

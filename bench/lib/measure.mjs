@@ -1,12 +1,12 @@
 // Shared pieces of the benchmarks: child servers, RSS sampling, interleaved rounds, medians.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 
-/** Starts `node <script> ...args` and resolves with its URL once it prints `listening on <url>`. */
-export function startChild(script, args = [], env = {}) {
-  const child = spawn(process.execPath, [script, ...args], {
+/** Starts `node [nodeArgs] <script> ...args`; resolves with its URL once it prints `listening on <url>`. */
+export function startChild(script, args = [], env = {}, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -41,11 +41,13 @@ export function rssMiB(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-/** CPU time (user + system) a process has used so far, in seconds. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** CPU time (user + system, all threads) a process has used so far, in seconds. */
 export function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // Fields 14 and 15 of stat (utime, stime), counted from the state field as index 0 here.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 /** One autocannon run; resolves with requests/s (mean), bytes/s, and response counts. */

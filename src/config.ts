@@ -7,6 +7,7 @@
  * echoes a secret.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseTrustedProxies, type TrustedProxies } from './proxies.js';
@@ -59,9 +60,17 @@ export interface Config {
   readonly logDir: string;
   readonly logTimeZone: string;
   readonly logMaxFiles: number;
+  /** Bytes one day's log file may reach; later lines that day are counted, not written. */
+  readonly logMaxBytes: number;
   readonly notFoundCacheControl: string;
   readonly publicDir: string;
   readonly posterApi: boolean;
+  /** Total bytes `<PUBLIC_DIR>/posters/` may hold; a new poster past it is a 507. */
+  readonly posterMaxBytes: number;
+  /** New posters a token subject may ask for per minute; 0 turns the limit off. */
+  readonly posterRateLimit: number;
+  /** Open connections at most; beyond it new ones are closed at once. */
+  readonly maxConnections: number;
   readonly jwt: {
     readonly secretKeyPath: string;
     readonly publicKeyPath: string;
@@ -85,6 +94,12 @@ export const SECRET_SETTINGS = [
 ] as const satisfies readonly (keyof Secrets)[];
 
 export const DEFAULT_NOT_FOUND_CACHE_CONTROL = 'immutable, max-age=31536000, public';
+export const DEFAULT_LOG_MAX_BYTES = 100 * 1024 * 1024;
+export const DEFAULT_POSTER_MAX_BYTES = 1024 * 1024 * 1024;
+/** Profiles kept in memory at most, whatever PROFILER_MAX says (SPEC 9). */
+export const PROFILER_MAX_LIMIT = 1000;
+/** The largest delta-seconds a cache can be sure to hold (RFC 9111 1.2.2). */
+const MAX_DELTA_SECONDS = 2 ** 31 - 1;
 
 /** A setting with an unusable value; the message is one line fit for a start-up failure. */
 export class ConfigError extends Error {
@@ -144,7 +159,7 @@ export function parseConfig(vars: Env, dir: string): Config {
     projectDir: resolve(dir),
     appEnv,
     debug: parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev'),
-    host: read('HOST') ?? '127.0.0.1',
+    host: parseListenHost(read('HOST') ?? '127.0.0.1'),
     port: parseInteger('PORT', read('PORT'), 8000, 0, 65535),
     baseUrl: parseBaseUrl(read('BASE_URL')),
     namespaces: {
@@ -163,9 +178,13 @@ export function parseConfig(vars: Env, dir: string): Config {
     logDir: resolve(dir, read('LOG_DIR') ?? join(varDir, 'log')),
     logTimeZone: parseTimeZone('LOG_TIMEZONE', read('LOG_TIMEZONE') ?? 'Europe/Madrid'),
     logMaxFiles: parseInteger('LOG_MAX_FILES', read('LOG_MAX_FILES'), 10, 1, 10_000),
-    notFoundCacheControl: read('NOT_FOUND_CACHE_CONTROL') ?? DEFAULT_NOT_FOUND_CACHE_CONTROL,
+    logMaxBytes: parseInteger('LOG_MAX_BYTES', read('LOG_MAX_BYTES'), DEFAULT_LOG_MAX_BYTES, 64 * 1024, 2 ** 50),
+    notFoundCacheControl: parseCacheControl('NOT_FOUND_CACHE_CONTROL', read('NOT_FOUND_CACHE_CONTROL') ?? DEFAULT_NOT_FOUND_CACHE_CONTROL),
     publicDir: resolve(dir, read('PUBLIC_DIR') ?? 'public'),
     posterApi: parseFlag('POSTER_API', read('POSTER_API'), false),
+    posterMaxBytes: parseInteger('POSTER_MAX_BYTES', read('POSTER_MAX_BYTES'), DEFAULT_POSTER_MAX_BYTES, 0, 2 ** 50),
+    posterRateLimit: parseInteger('POSTER_RATE_LIMIT', read('POSTER_RATE_LIMIT'), 60, 0, 1_000_000),
+    maxConnections: parseInteger('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 10_000, 1, 1_000_000),
     jwt: {
       secretKeyPath: resolve(dir, read('JWT_SECRET_KEY') ?? 'config/jwt/private.pem'),
       publicKeyPath: resolve(dir, read('JWT_PUBLIC_KEY') ?? 'config/jwt/public.pem'),
@@ -173,7 +192,7 @@ export function parseConfig(vars: Env, dir: string): Config {
       clockSkew: parseInteger('JWT_CLOCK_SKEW', read('JWT_CLOCK_SKEW'), 10, 0, 3600),
       cacheSize: parseInteger('JWT_CACHE_SIZE', read('JWT_CACHE_SIZE'), 10_000, 0, 1_000_000),
     },
-    profilerMax: parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, 100_000),
+    profilerMax: parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, PROFILER_MAX_LIMIT),
     workers: parseInteger('WORKERS', read('WORKERS'), 1, 1, 256),
   };
   return deepFreeze(config);
@@ -206,6 +225,38 @@ function parseInteger(setting: string, value: string | undefined, fallback: numb
   const n = Number(value);
   if (n < min || n > max) throw new ConfigError(setting, `${value} is out of range (${min}-${max})`);
   return n;
+}
+
+/**
+ * A Cache-Control value (RFC 9111 5.2): comma-separated directives, each a token with an
+ * optional `=token` or `="quoted"` argument; `max-age` a whole number of seconds within
+ * 0..2^31-1, as `expires` is derived from it.
+ */
+export function parseCacheControl(setting: string, value: string): string {
+  const directives = value.split(',').map((d) => d.trim());
+  const problem = (why: string) => new ConfigError(setting, `${JSON.stringify(value)} ${why}`);
+  if (directives.some((d) => d === '')) throw problem('has an empty directive');
+  for (const directive of directives) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:=([!#$%&'*+.^_`|~0-9A-Za-z-]+|"[\x20\x21\x23-\x5b\x5d-\x7e]*"))?$/.exec(directive);
+    if (!m) throw problem(`is not a Cache-Control value (directive ${JSON.stringify(directive)})`);
+    if (m[1]!.toLowerCase() === 's-maxage' || m[1]!.toLowerCase() === 'max-age') {
+      const seconds = m[2] ?? '';
+      if (!/^\d{1,10}$/.test(seconds) || Number(seconds) > MAX_DELTA_SECONDS) {
+        throw problem(`has ${m[1]} outside 0-${MAX_DELTA_SECONDS} seconds`);
+      }
+    }
+  }
+  return value;
+}
+
+/** HOST: an IPv4 or IPv6 address, or a host name (`localhost`, `api.internal`). */
+function parseListenHost(value: string): string {
+  if (isIP(value) !== 0) return value;
+  const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+  const name = new RegExp(`^${label}(?:\\.${label})*\\.?$`);
+  // A name of digits and dots only (999.1.1.1) is a mistyped address, never a host name.
+  if (value.length <= 253 && name.test(value) && !/^[\d.]+$/.test(value)) return value;
+  throw new ConfigError('HOST', `${JSON.stringify(value)} is not an IP address or host name`);
 }
 
 function parseBaseUrl(value: string | undefined): string | undefined {

@@ -23,9 +23,11 @@ import {
   buildProblemDocument,
   problemHeaders,
   renderProblem,
+  type ProblemDocument,
 } from './problem.js';
 import { isUnder, namespaceUrl, resolveRequest, type RequestContext } from './request.js';
 import { sendBody } from './response.js';
+import { createSecretMasker } from './secrets.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
 
@@ -110,9 +112,11 @@ export function createApp(options: AppOptions): RequestListener {
     return ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept);
   }
 
-  /** Writes a log line, and adds it to the request's profiles in dev. */
+  const mask = createSecretMasker(config);
+
+  /** Writes a log line (secrets masked), and adds it to the request's profiles in dev. */
   function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
-    logger.log(channel, level, message);
+    logger.log(channel, level, mask(message));
     if (!profiler) return;
     const profiles = profilesOf.get(ctx);
     if (profiles) {
@@ -122,17 +126,22 @@ export function createApp(options: AppOptions): RequestListener {
   }
 
   function answerProblem(ctx: RequestContext, res: ServerResponse, problem: Problem): void {
-    const profiles = profiler ? profilesOf.get(ctx) : undefined;
+    let profiles = profiler ? profilesOf.get(ctx) : undefined;
     if (problem instanceof RouteNotFound) {
       // Unrouted paths (and missing static files) are the fallback handler's, as a sub-request.
       ctx.attributes._controller = FALLBACK_CONTROLLER;
-      if (profiler && profiles && !profiles.fallback && !res.headersSent) {
-        profiles.fallback = profiler.beginFallback(profiles.main, ctx, res);
+      if (profiler && !res.headersSent) {
+        // Profiler pages are not profiled, but an unmatched path under /_profiler/ is (SPEC 9).
+        const main = profiles?.main ?? profiler.begin(ctx, res.req, res, { unmatched: true });
+        if (main && !profiles) profilesOf.set(ctx, (profiles = { main }));
+        if (profiles && !profiles.fallback) profiles.fallback = profiler.beginFallback(profiles.main, ctx, res);
       }
     }
-    const doc = buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug);
+    const doc = maskDocument(
+      buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug),
+    );
     const cause = problem instanceof InternalError ? problem.cause : undefined;
-    const stack = config.debug && cause instanceof Error ? cause.stack : undefined;
+    const stack = config.debug && cause instanceof Error && cause.stack ? mask(cause.stack) : undefined;
     logProblem(ctx, problem, doc.type, cause);
     if (profiler && profiles) {
       profiler.recordProblem(profiles.main, doc, stack);
@@ -145,7 +154,7 @@ export function createApp(options: AppOptions): RequestListener {
     const { contentType, body } = renderProblem(doc, representationFor(ctx), {
       debug: config.debug,
       method: ctx.method,
-      target: ctx.target,
+      target: mask(ctx.target),
       clientIp: ctx.clientIp,
       profilerLink: profiles ? `${ctx.baseUrl}/_profiler/${profiles.main.token}` : undefined,
       stack,
@@ -167,6 +176,17 @@ export function createApp(options: AppOptions): RequestListener {
     if (type !== 'about:blank') {
       log(ctx, 'app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);
     }
+  }
+
+  /** The document with secret values masked in every text member. */
+  function maskDocument(doc: ProblemDocument): ProblemDocument {
+    let masked: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(doc)) {
+      if (typeof value !== 'string') continue;
+      const text = mask(value);
+      if (text !== value) (masked ??= { ...doc })[key] = text;
+    }
+    return (masked as ProblemDocument | undefined) ?? doc;
   }
 
   /** Routes and answers; returns a promise only when the handler is asynchronous. */

@@ -22,6 +22,12 @@ export type ProblemCode =
   | 'invalid_json'
   | 'invalid_poster_spec'
   | 'busy'
+  | 'precondition_failed'
+  | 'range_not_satisfiable'
+  | 'insufficient_storage'
+  | 'too_many_requests'
+  | 'not_implemented'
+  | 'bad_request'
   | 'internal_error';
 
 /** Base of every error the service answers with; one boundary (the app) renders it. */
@@ -88,6 +94,33 @@ export class InvalidMethodOverride extends Problem {
 export class InvalidHost extends Problem {
   constructor(host: string) {
     super('invalid_host', 400, `Invalid Host "${host}".`);
+  }
+}
+
+/** HTTP/1.1 needs exactly one Host (RFC 9112 3.2): none, or more than one, is a 400. */
+export class HostCount extends Problem {
+  readonly count: number;
+  constructor(count: number) {
+    super('invalid_host', 400, count === 0 ? 'The request has no Host header.' : `The request has ${count} Host headers.`);
+    this.count = count;
+  }
+}
+
+/** A request target that is none of origin-form, absolute-form or `*` (RFC 9112 3.2). */
+export class InvalidRequestTarget extends Problem {
+  readonly target: string;
+  constructor(target: string) {
+    super('bad_request', 400, `Invalid request target "${target}".`);
+    this.target = target;
+  }
+}
+
+/** A transfer coding other than chunked: the body's end cannot be found (RFC 9112 6.1). */
+export class UnsupportedTransferCoding extends Problem {
+  readonly coding: string;
+  constructor(coding: string) {
+    super('not_implemented', 501, `Transfer-Encoding "${coding}" is not supported.`, { headers: { connection: 'close' } });
+    this.coding = coding;
   }
 }
 
@@ -203,12 +236,13 @@ function maxAgeOf(cacheControl: string): number | undefined {
 const expiresDate = createHttpDateFormatter();
 
 /**
- * Headers of a problem response: the observed 404 cache policy (with `expires` one max-age
- * after `now`), `no-cache, private` on other errors, `x-robots-tag: none` on all.
+ * Headers of a problem response: the observed cache policy on "No route found" 404s (with
+ * `expires` one max-age after `now`), `no-cache, private` on every other error (a passing
+ * fault such as an unwritable store must not be cached for a year), `x-robots-tag: none` on all.
  */
 export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): Record<string, string> {
   const headers: Record<string, string> = { 'x-robots-tag': 'none', 'cache-control': 'no-cache, private' };
-  if (problem.status === 404) {
+  if (problem instanceof RouteNotFound) {
     headers['cache-control'] = notFoundCacheControl;
     const maxAge = maxAgeOf(notFoundCacheControl);
     if (maxAge !== undefined) headers['expires'] = expiresDate(now + maxAge * 1000);

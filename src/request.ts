@@ -6,7 +6,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config, Namespace } from './config.js';
 import { hostnameOf, isValidHost } from './hosts.js';
-import { InvalidHost, InvalidMethodOverride, UntrustedHost, type Problem } from './problem.js';
+import {
+  HostCount,
+  InvalidHost,
+  InvalidMethodOverride,
+  InvalidRequestTarget,
+  UnsupportedTransferCoding,
+  UntrustedHost,
+  type Problem,
+} from './problem.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { splitPath } from './router.js';
 
@@ -25,7 +33,7 @@ export interface RequestContext {
   readonly method: string;
   /** The method as sent. */
   readonly originalMethod: string;
-  /** The request target as sent (`/a%20b?x=1`, `http://h/x`, `*`). */
+  /** The request target as sent, read as UTF-8 (`/a%20b?x=1`, `http://h/x`, `*`). */
   readonly target: string;
   /** The target's path exactly as sent, without query or fragment (`*` for `OPTIONS *`). */
   readonly rawPath: string;
@@ -39,23 +47,56 @@ export interface RequestContext {
   readonly referer: string | undefined;
   readonly accept: string | undefined;
   readonly attributes: RequestAttributes;
-  /** A problem found before routing (bad override, bad or untrusted Host). */
+  /** A problem found before routing (framing, target, Host, method override). */
   readonly rejection: Problem | undefined;
   /** When the request arrived (ms since the epoch). */
   readonly receivedAt: number;
 }
 
-/** Splits a request target into its raw path and query; an absolute-form target keeps its path. */
-export function parseTarget(target: string): { rawPath: string; query: string } {
+/** A request target split into its parts (RFC 9112 3.2). */
+export interface ParsedTarget {
+  /** The path exactly as sent, without query or fragment; `/` for an absolute form without one. */
+  readonly rawPath: string;
+  readonly query: string;
+  /** The authority of an absolute-form target (`http://h:8080/x` -> `h:8080`): it is the host. */
+  readonly authority: string | undefined;
+  /** False for a target of none of the forms: origin (`/x`), absolute (`http://h/x`), `*`. */
+  readonly valid: boolean;
+}
+
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** Splits a request target into its raw path, query and (absolute form) authority. */
+export function parseTarget(target: string): ParsedTarget {
   let rest = target;
-  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
-  if (absolute) rest = target.slice(absolute[0].length) || '/';
+  let authority: string | undefined;
+  const scheme = ABSOLUTE_FORM.exec(target);
+  if (scheme) {
+    const start = scheme[0].length;
+    let end = start;
+    while (end < target.length && !'/?#'.includes(target[end]!)) end++;
+    authority = target.slice(start, end);
+    rest = target.slice(end);
+    // `http://h?x=1`: the path of an absolute form without one is `/` (RFC 9112 3.2.2).
+    if (!rest.startsWith('/')) rest = `/${rest}`;
+  }
   const hash = rest.indexOf('#');
   if (hash >= 0) rest = rest.slice(0, hash);
   const question = rest.indexOf('?');
-  if (question < 0) return { rawPath: rest, query: '' };
-  return { rawPath: rest.slice(0, question), query: rest.slice(question + 1) };
+  const rawPath = question < 0 ? rest : rest.slice(0, question);
+  const query = question < 0 ? '' : rest.slice(question + 1);
+  return { rawPath, query, authority, valid: rawPath.startsWith('/') || rawPath === '*' };
 }
+
+/**
+ * Header and target bytes arrive as latin1 text; the original service shows them as UTF-8.
+ * Invalid sequences become U+FFFD, so one byte in stays a few bytes out wherever it is shown.
+ */
+export function decodeUtf8(text: string): string {
+  return NON_ASCII.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+}
+
+const NON_ASCII = /[\u0080-\u00ff]/;
 
 /**
  * The method routing uses. Only a POST tunnels; an empty header is ignored; anything but
@@ -93,10 +134,13 @@ export function namespaceUrl(namespace: Namespace, baseUrl: string): string {
   return (namespace.origin ?? baseUrl) + namespace.path;
 }
 
+/** Host header values longer than a DNS name and a port can be are refused before any matching. */
+export const MAX_HOST_LENGTH = 255;
+
 /** Builds the context of a request; never throws: problems land in `rejection`. */
 export function resolveRequest(req: IncomingMessage, config: Config, receivedAt: number): RequestContext {
-  const target = req.url ?? '/';
-  const { rawPath, query } = parseTarget(target);
+  const target = decodeUtf8(req.url ?? '/');
+  const { rawPath, query, authority, valid } = parseTarget(target);
   const segments = splitPath(rawPath);
   const originalMethod = req.method ?? 'GET';
   const methodOrProblem = effectiveMethod(originalMethod, header(req, 'x-http-method'));
@@ -108,11 +152,17 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   const forwardedProto = trusted ? header(req, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() : undefined;
   const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : 'http';
 
-  const hostHeader = header(req, 'host')?.toLowerCase();
-  const hostProblem = checkHost(hostHeader, config);
-  const host = hostProblem === undefined && hostHeader !== undefined ? hostHeader : localHost(req);
-  const rejection = typeof methodOrProblem === 'string' ? hostProblem : methodOrProblem;
+  // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
+  const hostValue = authority ?? req.headers.host;
+  const hostProblem = checkHost(req, hostValue, config);
+  const host = hostProblem === undefined && hostValue ? hostValue.toLowerCase() : localHost(req);
+  const rejection =
+    transferCodingProblem(req.headers['transfer-encoding']) ??
+    (valid ? undefined : new InvalidRequestTarget(target)) ??
+    hostProblem ??
+    (typeof methodOrProblem === 'string' ? undefined : methodOrProblem);
 
+  const referer = header(req, 'referer');
   return {
     method,
     originalMethod,
@@ -123,7 +173,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
     clientIp,
     scheme,
     baseUrl: config.baseUrl ?? `${scheme}://${host}`,
-    referer: header(req, 'referer'),
+    referer: referer === undefined ? undefined : decodeUtf8(referer),
     accept: header(req, 'accept'),
     attributes: {
       'rest.tunneling.header': TUNNELING_HEADER,
@@ -136,11 +186,30 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   };
 }
 
-function checkHost(host: string | undefined, config: Config): Problem | undefined {
+/** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
+function transferCodingProblem(value: string | undefined): Problem | undefined {
+  if (value === undefined || value.trim().toLowerCase() === 'chunked') return undefined;
+  return new UnsupportedTransferCoding(decodeUtf8(value));
+}
+
+/** An HTTP/1.1 request has exactly one Host (RFC 9112 3.2); it must be a host, and trusted. */
+function checkHost(req: IncomingMessage, host: string | undefined, config: Config): Problem | undefined {
+  const count = countHostHeaders(req.rawHeaders);
+  if (count > 1 || (count === 0 && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)) return new HostCount(count);
   if (host === undefined) return undefined;
-  if (!isValidHost(host)) return new InvalidHost(host);
-  if (config.trustedHosts && !config.trustedHosts(hostnameOf(host))) return new UntrustedHost(host);
+  const name = host.toLowerCase();
+  if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
+  if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
   return undefined;
+}
+
+function countHostHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
 }
 
 /** The address the client reached, for links when the Host header cannot be used. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hostnameOf, isValidHost, parseTrustedHosts } from '../src/hosts.js';
+import { backtrackingRisk, hostnameOf, isValidHost, parseTrustedHosts } from '../src/hosts.js';
 
 describe('isValidHost', () => {
   for (const host of ['example.org', 'example.org:8080', '127.0.0.1:80', '[::1]', '[2001:db8::1]:443', 'localhost']) {
@@ -35,4 +35,27 @@ describe('parseTrustedHosts', () => {
     assert.equal(match('www.example.org.evil.com'), false);
   });
   it('refuses an invalid pattern', () => assert.throws(() => parseTrustedHosts('^(['), /not a valid pattern/));
+});
+
+describe('backtrackingRisk', () => {
+  const refused: [string, RegExp][] = [
+    ['^(a+)+$', /repeated group holds a repetition/],
+    ['^(a|aa)*$', /repeated group holds a repetition or an alternation/],
+    ['^((a+))+$', /repeated group/],
+    ['^(a{1,5})+$', /repeated group/],
+    ['^(\\w+\\.)*example\\.org$', /repeated group/],
+    ['^.*.*.*.*$', /more than 3 unbounded repetitions/],
+    ['^(a)\\1$', /back-reference/],
+    ['^(?=a)a$', /lookaround/],
+    ['^(?<!a)b$', /lookaround/],
+  ];
+  for (const [pattern, why] of refused) {
+    it(`refuses ${pattern}`, () => assert.match(backtrackingRisk(pattern) ?? 'accepted', why, pattern));
+  }
+  const accepted = ['^(.+\\.)?example\\.com$', '^[a-z0-9-]+\\.example\\.(com|org)$', '^api-[0-9]+\\.[a-z]+\\.example\\.com$', '^(ab){2}$', '^a{2,}(c{2})+$', '^[(+*]+\\.x$'];
+  for (const pattern of accepted) {
+    it(`accepts ${pattern}`, () => assert.equal(backtrackingRisk(pattern), undefined, pattern));
+  }
+  it('makes parseTrustedHosts refuse ^(a+)+$ with a line that says why', () =>
+    assert.throws(() => parseTrustedHosts('^(a+)+$'), /could take exponential time to match: a repeated group/));
 });

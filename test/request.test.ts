@@ -2,25 +2,35 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseNamespace } from '../src/config.js';
 import { InvalidMethodOverride } from '../src/problem.js';
-import { effectiveMethod, isUnder, parseTarget } from '../src/request.js';
+import { decodeUtf8, effectiveMethod, isUnder, parseTarget } from '../src/request.js';
 import { splitPath } from '../src/router.js';
 
 describe('parseTarget', () => {
-  const cases: [string, string, string][] = [
-    ['/', '/', ''],
-    ['/a/b?x=1&y=2', '/a/b', 'x=1&y=2'],
-    ['/a#frag?x', '/a', ''],
-    ['/a?x=1#frag', '/a', 'x=1'],
-    ['http://h.example/x?y', '/x', 'y'],
-    ['https://h.example', '/', ''],
-    ['*', '*', ''],
-    ['//x', '//x', ''],
+  const cases: [string, string, string, string | undefined, boolean][] = [
+    ['/', '/', '', undefined, true],
+    ['/a/b?x=1&y=2', '/a/b', 'x=1&y=2', undefined, true],
+    ['/a#frag?x', '/a', '', undefined, true],
+    ['/a?x=1#frag', '/a', 'x=1', undefined, true],
+    ['http://h.example/x?y', '/x', 'y', 'h.example', true],
+    ['https://h.example', '/', '', 'h.example', true],
+    ['http://h.example?x=1', '/', 'x=1', 'h.example', true],
+    ['http://h.example:8080#f', '/', '', 'h.example:8080', true],
+    ['*', '*', '', undefined, true],
+    ['//x', '//x', '', undefined, true],
+    ['example.org:443', 'example.org:443', '', undefined, false],
+    ['x?y', 'x', 'y', undefined, false],
   ];
-  for (const [target, rawPath, query] of cases) {
-    it(`splits ${target} into ${rawPath} and "${query}"`, () => {
-      assert.deepEqual(parseTarget(target), { rawPath, query }, target);
+  for (const [target, rawPath, query, authority, valid] of cases) {
+    it(`splits ${target} into ${rawPath}, "${query}" and authority ${authority ?? 'none'}`, () => {
+      assert.deepEqual(parseTarget(target), { rawPath, query, authority, valid }, target);
     });
   }
+});
+
+describe('decodeUtf8', () => {
+  it('reads latin1-decoded header bytes as UTF-8', () => assert.equal(decodeUtf8('https://example.com/\u00c3\u00bc'), 'https://example.com/ü'));
+  it('turns an invalid byte into U+FFFD', () => assert.equal(decodeUtf8('a\u0080b'), 'a\ufffdb'));
+  it('leaves ASCII as it is', () => assert.equal(decodeUtf8('/plain?x=1'), '/plain?x=1'));
 });
 
 describe('effectiveMethod', () => {

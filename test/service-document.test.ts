@@ -31,7 +31,7 @@ describe('GET / and the settings store', () => {
     });
   });
 
-  it('answers 404 "Your hydrator directory must be writable." while it is not, logs it, and recovers', async () => {
+  it('answers 404 "Your hydrator directory must be writable." (no-cache: a passing fault) while it is not, logs it, and recovers', async () => {
     const varDir = join(root, 'broken');
     mkdirSync(join(varDir, 'cache', 'test'), { recursive: true });
     writeFileSync(join(varDir, 'cache', 'test', 'hydrators'), 'a file, not a directory');
@@ -39,7 +39,9 @@ describe('GET / and the settings store', () => {
     const res = await send(service.url, 'GET', '/', { accept: 'application/problem+json' });
     assert.equal(res.status, 404);
     assert.equal(JSON.parse(res.body).detail, 'Your hydrator directory must be writable.');
-    assert.equal(res.headers['cache-control'], 'immutable, max-age=31536000, public');
+    assert.equal(res.headers['cache-control'], 'no-cache, private');
+    assert.equal(res.headers.expires, undefined);
+    assert.equal(res.headers['x-robots-tag'], 'none');
     assert.deepEqual(service.log.lines, [{ channel: 'request', level: 'ERROR', message: 'Your hydrator directory must be writable.' }]);
     rmSync(join(varDir, 'cache', 'test', 'hydrators'));
     const healed = await send(service.url, 'GET', '/', JSON_ACCEPT);

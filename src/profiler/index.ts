@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from '../app.js';
 import { SECRET_SETTINGS, type Config } from '../config.js';
+import { secretValuesOf } from '../secrets.js';
 import type { LogLevel } from '../log.js';
 import { Problem, type ProblemDocument } from '../problem.js';
 import type { RequestContext } from '../request.js';
@@ -20,7 +21,8 @@ import {
   renderSourcePage,
   type Panel,
 } from './pages.js';
-import { MASK, ProfileStore, maskHeaders, maskText, newToken, type Profile } from './profile.js';
+import { MASK } from '../secrets.js';
+import { ProfileStore, keptText, maskHeaders, newToken, type Profile } from './profile.js';
 
 export const PROFILER_PREFIX = '/_profiler/';
 
@@ -40,8 +42,11 @@ export class FileCannotBeOpened extends Problem {
 
 export interface Profiler {
   readonly routes: readonly Route<Handler>[];
-  /** Starts the main profile of a request and sets its debug headers; undefined for profiler pages. */
-  begin(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Profile | undefined;
+  /**
+   * Starts the main profile of a request and sets its debug headers; undefined for profiler
+   * pages unless the request turned out `unmatched` (`/_profiler/a/b/c`).
+   */
+  begin(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, options?: { unmatched?: boolean }): Profile | undefined;
   /** Starts the fallback handler's sub-request profile under `main`. */
   beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile;
   record(profile: Profile, channel: string, level: LogLevel, message: string): void;
@@ -50,7 +55,7 @@ export interface Profiler {
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
-  const secretValues = SECRET_SETTINGS.map((name) => config.secrets[name]).filter((v) => v !== '');
+  const secretValues = secretValuesOf(config);
   const settings = describeSettings(config);
 
   function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Profile {
@@ -61,8 +66,8 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       time: ctx.receivedAt,
       method: ctx.method,
       originalMethod: ctx.originalMethod,
-      rawPath: maskText(ctx.rawPath, secretValues),
-      target: maskText(ctx.target, secretValues),
+      rawPath: keptText(ctx.rawPath, secretValues),
+      target: keptText(ctx.target, secretValues),
       clientIp: ctx.clientIp,
       requestHeaders: maskHeaders(headers, secretValues),
       responseHeaders: [],
@@ -140,8 +145,8 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
       route('profiler.profile', '/_profiler/{token}', profilePage),
     ],
-    begin(ctx, req, res) {
-      if (ctx.rawPath.startsWith(PROFILER_PREFIX)) return undefined;
+    begin(ctx, req, res, options) {
+      if (ctx.rawPath.startsWith(PROFILER_PREFIX) && !options?.unmatched) return undefined;
       const profile = create(ctx, req.headers, undefined);
       res.setHeader('x-debug-token', profile.token);
       res.setHeader('x-debug-token-link', linkFor(ctx, profile.token));
@@ -156,12 +161,12 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       return sub;
     },
     record(profile, channel, level, message) {
-      profile.logs.push({ at: clock(), channel, level, message: maskText(message, secretValues) });
+      profile.logs.push({ at: clock(), channel, level, message: keptText(message, secretValues) });
     },
     recordProblem(profile, doc, stack) {
-      const masked = Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? maskText(v, secretValues) : v]);
+      const masked = Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? keptText(v, secretValues) : v]);
       profile.problem = Object.fromEntries(masked) as ProblemDocument;
-      profile.stack = stack === undefined ? undefined : maskText(stack, secretValues);
+      profile.stack = stack === undefined ? undefined : keptText(stack, secretValues);
     },
   };
 }

@@ -6,7 +6,17 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { LogLevel } from '../log.js';
 import type { ProblemDocument } from '../problem.js';
 
-export const MASK = '******';
+import { MASK, maskText } from '../secrets.js';
+
+/** Any one text a profile keeps (a header, a path, a log line, a problem member) is cut here. */
+export const MAX_KEPT_TEXT = 8 * 1024;
+
+/** A text as a profile keeps it: secrets masked, at most MAX_KEPT_TEXT characters. */
+export function keptText(text: string, secretValues: readonly string[]): string {
+  const masked = maskText(text, secretValues);
+  if (masked.length <= MAX_KEPT_TEXT) return masked;
+  return `${masked.slice(0, MAX_KEPT_TEXT)}… [${masked.length - MAX_KEPT_TEXT} characters cut]`;
+}
 
 /** Headers whose values are credentials, whatever they hold. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -48,13 +58,6 @@ export function newToken(isTaken: (token: string) => boolean): string {
   }
 }
 
-/** Replaces every occurrence of a secret value (4 characters or more) with the mask. */
-export function maskText(text: string, secretValues: readonly string[]): string {
-  let masked = text;
-  for (const secret of secretValues) if (secret.length >= 4) masked = masked.split(secret).join(MASK);
-  return masked;
-}
-
 /** Header pairs, sorted by name, with credential headers and secret values masked. */
 export function maskHeaders(
   headers: IncomingHttpHeaders | OutgoingHttpHeaders,
@@ -64,7 +67,7 @@ export function maskHeaders(
     .filter(([, value]) => value !== undefined)
     .map(([name, value]): readonly [string, string] => {
       const text = Array.isArray(value) ? value.join(', ') : String(value);
-      return [name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : maskText(text, secretValues)];
+      return [name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : keptText(text, secretValues)];
     })
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

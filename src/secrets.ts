@@ -1,0 +1,33 @@
+/**
+ * Keeping configured secret values out of everything the service shows or writes: log lines,
+ * problem documents, error pages and profiles (SPEC 1).
+ */
+import { SECRET_SETTINGS, type Config } from './config.js';
+
+/** What a secret value is replaced with. */
+export const MASK = '******';
+
+/** Shorter values would mask ordinary words; a real credential is longer than this. */
+const MIN_MASKED_LENGTH = 4;
+
+/** The non-empty secret values of a config, longest first so one never hides part of another. */
+export function secretValuesOf(config: Config): string[] {
+  return SECRET_SETTINGS.map((name) => config.secrets[name])
+    .filter((value) => value.length >= MIN_MASKED_LENGTH)
+    .sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of a secret value (4 characters or more) with the mask. */
+export function maskText(text: string, secretValues: readonly string[]): string {
+  let masked = text;
+  for (const secret of secretValues) {
+    if (secret.length >= MIN_MASKED_LENGTH && masked.includes(secret)) masked = masked.split(secret).join(MASK);
+  }
+  return masked;
+}
+
+/** A function that masks the config's secrets in a text; the identity when none is set. */
+export function createSecretMasker(config: Config): (text: string) => string {
+  const values = secretValuesOf(config);
+  return values.length === 0 ? (text) => text : (text) => maskText(text, values);
+}

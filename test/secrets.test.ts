@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createSecretMasker, maskText, secretValuesOf } from '../src/secrets.js';
+import { testConfig } from './helpers/service.js';
+
+describe('secretValuesOf', () => {
+  it('lists the configured values of 4+ characters, longest first', () => {
+    const config = testConfig({ APP_SECRET: 'abcd', APP_KEY: 'abcdefgh', APP_ID: 'xy' });
+    assert.deepEqual(secretValuesOf(config), ['abcdefgh', 'abcd']);
+  });
+});
+
+describe('createSecretMasker', () => {
+  it('masks the longer of two overlapping secrets whole', () => {
+    const mask = createSecretMasker(testConfig({ APP_SECRET: 'abcd', APP_KEY: 'abcdefgh' }));
+    assert.equal(mask('x abcdefgh y abcd'), 'x ****** y ******');
+  });
+  it('is the identity without secrets', () => {
+    const mask = createSecretMasker(testConfig());
+    assert.equal(mask('nothing to hide'), 'nothing to hide');
+  });
+  it('maskText leaves text without a secret as it is', () => assert.equal(maskText('plain', ['secret-x']), 'plain'));
+});

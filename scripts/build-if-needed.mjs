@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds dist/ with the project's TypeScript when it is missing or older than src/.
+// Builds dist/ with the project's TypeScript when it is missing or older than src/ (in a
+// checkout; an installed package has no src/ and ships dist/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,8 @@ function newestMtime(dir) {
 
 export function buildIfNeeded() {
   const dist = join(root, 'dist');
+  // An installed package ships dist/ and no src/: nothing to build.
+  if (!existsSync(join(root, 'src'))) return;
   const stale = !existsSync(join(dist, 'server.js')) || newestMtime(join(root, 'src')) > newestMtime(dist);
   if (!stale) return;
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');

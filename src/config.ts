@@ -111,6 +111,19 @@ export class ConfigError extends Error {
   }
 }
 
+/** Several unusable settings at once, named in one line (values never shown). */
+export class ConfigErrors extends ConfigError {
+  readonly settings: readonly string[];
+  readonly errors: readonly ConfigError[];
+  constructor(errors: readonly ConfigError[]) {
+    super(errors.map((e) => e.setting).join(', '), '');
+    this.message = `Invalid settings (${errors.length}): ${errors.map((e) => e.message.replace(/^Invalid setting /, '')).join('; ')}`;
+    this.name = 'ConfigErrors';
+    this.settings = errors.map((e) => e.setting);
+    this.errors = errors;
+  }
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -152,49 +165,63 @@ export function parseConfig(vars: Env, dir: string): Config {
     const value = vars[name];
     return value === undefined || value === '' ? undefined : value;
   };
-  const appEnv = parseAppEnv(read('APP_ENV'));
+  // Every bad setting is reported, not only the first: one start-up, one line, all of them.
+  const problems: ConfigError[] = [];
+  function check<T>(parse: () => T, fallback?: T): T {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err);
+      // Never returned: a config with problems is thrown away below.
+      return fallback as T;
+    }
+  }
+  const appEnv = check(() => parseAppEnv(read('APP_ENV')), 'dev');
   const varDir = resolve(dir, read('VAR_DIR') ?? 'var');
-  const secrets = parseSecrets(read, appEnv);
+  const secrets = parseSecrets(read, appEnv, problems);
   const config: Config = {
     projectDir: resolve(dir),
     appEnv,
-    debug: parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev'),
-    host: parseListenHost(read('HOST') ?? '127.0.0.1'),
-    port: parseInteger('PORT', read('PORT'), 8000, 0, 65535),
-    baseUrl: parseBaseUrl(read('BASE_URL')),
+    debug: check(() => parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev')),
+    host: check(() => parseListenHost(read('HOST') ?? '127.0.0.1')),
+    port: check(() => parseInteger('PORT', read('PORT'), 8000, 0, 65535)),
+    baseUrl: check(() => parseBaseUrl(read('BASE_URL'))),
     namespaces: {
-      doc: parseNamespace('DOC_BASE', read('DOC_BASE') ?? '/doc/'),
-      problem: parseNamespace('PROBLEM_BASE', read('PROBLEM_BASE') ?? '/problem/'),
-      schema: parseNamespace('SCHEMA_BASE', read('SCHEMA_BASE') ?? '/schema/'),
-      service: parseNamespace('SERVICE_BASE', read('SERVICE_BASE') ?? '/api/'),
-      static: parseNamespace('STATIC_BASE', read('STATIC_BASE') ?? '/static/'),
-      admin: parseNamespace('ADMIN_BASE', read('ADMIN_BASE') ?? '/admin/'),
+      doc: check(() => parseNamespace('DOC_BASE', read('DOC_BASE') ?? '/doc/')),
+      problem: check(() => parseNamespace('PROBLEM_BASE', read('PROBLEM_BASE') ?? '/problem/')),
+      schema: check(() => parseNamespace('SCHEMA_BASE', read('SCHEMA_BASE') ?? '/schema/')),
+      service: check(() => parseNamespace('SERVICE_BASE', read('SERVICE_BASE') ?? '/api/')),
+      static: check(() => parseNamespace('STATIC_BASE', read('STATIC_BASE') ?? '/static/')),
+      admin: check(() => parseNamespace('ADMIN_BASE', read('ADMIN_BASE') ?? '/admin/')),
     },
     secrets,
-    brokerUrl: buildBrokerUrl(read, secrets.BROKER_PASSWORD),
-    trustedProxies: wrap('TRUSTED_PROXIES', () => parseTrustedProxies(read('TRUSTED_PROXIES') ?? '')),
-    trustedHosts: wrap('TRUSTED_HOSTS', () => parseTrustedHosts(read('TRUSTED_HOSTS') ?? '')),
+    brokerUrl: check(() => buildBrokerUrl(read, secrets.BROKER_PASSWORD)),
+    trustedProxies: check(() => wrap('TRUSTED_PROXIES', () => parseTrustedProxies(read('TRUSTED_PROXIES') ?? ''))),
+    trustedHosts: check(() => wrap('TRUSTED_HOSTS', () => parseTrustedHosts(read('TRUSTED_HOSTS') ?? ''))),
     varDir,
     logDir: resolve(dir, read('LOG_DIR') ?? join(varDir, 'log')),
-    logTimeZone: parseTimeZone('LOG_TIMEZONE', read('LOG_TIMEZONE') ?? 'Europe/Madrid'),
-    logMaxFiles: parseInteger('LOG_MAX_FILES', read('LOG_MAX_FILES'), 10, 1, 10_000),
-    logMaxBytes: parseInteger('LOG_MAX_BYTES', read('LOG_MAX_BYTES'), DEFAULT_LOG_MAX_BYTES, 64 * 1024, 2 ** 50),
-    notFoundCacheControl: parseCacheControl('NOT_FOUND_CACHE_CONTROL', read('NOT_FOUND_CACHE_CONTROL') ?? DEFAULT_NOT_FOUND_CACHE_CONTROL),
+    logTimeZone: check(() => parseTimeZone('LOG_TIMEZONE', read('LOG_TIMEZONE') ?? 'Europe/Madrid')),
+    logMaxFiles: check(() => parseInteger('LOG_MAX_FILES', read('LOG_MAX_FILES'), 10, 1, 10_000)),
+    logMaxBytes: check(() => parseInteger('LOG_MAX_BYTES', read('LOG_MAX_BYTES'), DEFAULT_LOG_MAX_BYTES, 64 * 1024, 2 ** 50)),
+    notFoundCacheControl: check(() => parseCacheControl('NOT_FOUND_CACHE_CONTROL', read('NOT_FOUND_CACHE_CONTROL') ?? DEFAULT_NOT_FOUND_CACHE_CONTROL)),
     publicDir: resolve(dir, read('PUBLIC_DIR') ?? 'public'),
-    posterApi: parseFlag('POSTER_API', read('POSTER_API'), false),
-    posterMaxBytes: parseInteger('POSTER_MAX_BYTES', read('POSTER_MAX_BYTES'), DEFAULT_POSTER_MAX_BYTES, 0, 2 ** 50),
-    posterRateLimit: parseInteger('POSTER_RATE_LIMIT', read('POSTER_RATE_LIMIT'), 60, 0, 1_000_000),
-    maxConnections: parseInteger('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 10_000, 1, 1_000_000),
+    posterApi: check(() => parseFlag('POSTER_API', read('POSTER_API'), false)),
+    posterMaxBytes: check(() => parseInteger('POSTER_MAX_BYTES', read('POSTER_MAX_BYTES'), DEFAULT_POSTER_MAX_BYTES, 0, 2 ** 50)),
+    posterRateLimit: check(() => parseInteger('POSTER_RATE_LIMIT', read('POSTER_RATE_LIMIT'), 60, 0, 1_000_000)),
+    maxConnections: check(() => parseInteger('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 10_000, 1, 1_000_000)),
     jwt: {
       secretKeyPath: resolve(dir, read('JWT_SECRET_KEY') ?? 'config/jwt/private.pem'),
       publicKeyPath: resolve(dir, read('JWT_PUBLIC_KEY') ?? 'config/jwt/public.pem'),
-      tokenTtl: parseInteger('JWT_TOKEN_TTL', read('JWT_TOKEN_TTL'), 3600, 1, 31_536_000),
-      clockSkew: parseInteger('JWT_CLOCK_SKEW', read('JWT_CLOCK_SKEW'), 10, 0, 3600),
-      cacheSize: parseInteger('JWT_CACHE_SIZE', read('JWT_CACHE_SIZE'), 10_000, 0, 1_000_000),
+      tokenTtl: check(() => parseInteger('JWT_TOKEN_TTL', read('JWT_TOKEN_TTL'), 3600, 1, 31_536_000)),
+      clockSkew: check(() => parseInteger('JWT_CLOCK_SKEW', read('JWT_CLOCK_SKEW'), 10, 0, 3600)),
+      cacheSize: check(() => parseInteger('JWT_CACHE_SIZE', read('JWT_CACHE_SIZE'), 10_000, 0, 1_000_000)),
     },
-    profilerMax: parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, PROFILER_MAX_LIMIT),
-    workers: parseInteger('WORKERS', read('WORKERS'), 1, 1, 256),
+    profilerMax: check(() => parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, PROFILER_MAX_LIMIT)),
+    workers: check(() => parseInteger('WORKERS', read('WORKERS'), 1, 1, 256)),
   };
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) throw new ConfigErrors(problems);
   return deepFreeze(config);
 }
 
@@ -300,12 +327,12 @@ function parseTimeZone(setting: string, value: string): string {
   }
 }
 
-function parseSecrets(read: (name: string) => string | undefined, appEnv: AppEnv): Secrets {
+function parseSecrets(read: (name: string) => string | undefined, appEnv: AppEnv, problems: ConfigError[]): Secrets {
   const secrets = {} as Record<keyof Secrets, string>;
   for (const name of SECRET_SETTINGS) {
     const value = read(name);
     // Never echo the value: say only what is wrong with it.
-    if (value === undefined && appEnv === 'prod') throw new ConfigError(name, 'must be set (non-empty) in prod');
+    if (value === undefined && appEnv === 'prod') problems.push(new ConfigError(name, 'must be set (non-empty) in prod'));
     secrets[name] = value ?? '';
   }
   return secrets;

@@ -19,7 +19,11 @@ type Cli = (argv: readonly string[], out: (line: string) => void, err: (line: st
 
 /** Runs a command-line entry when its module is the program: lines to stdout/stderr, its exit code. */
 export function runIfMain(moduleUrl: string, name: string, cli: Cli): void {
-  if (!isMainModule(moduleUrl)) return;
+  if (isMainModule(moduleUrl)) runCli(name, cli);
+}
+
+/** Runs a command-line entry with this process's arguments: lines to stdout/stderr, its exit code. */
+export function runCli(name: string, cli: Cli): void {
   cli(process.argv.slice(2), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`)).then(
     (code) => (process.exitCode = code),
     (e: unknown) => {

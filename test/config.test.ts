@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig, parseConfig } from '../src/config.js';
+import { ConfigError, ConfigErrors, loadConfig, parseConfig } from '../src/config.js';
 
 const PROD_SECRETS = {
   APP_ID: 'app-id-0001', APP_KEY: 'key-0002', ACCESS_TOKEN: 'token-0003', APP_SECRET: 's3cr3t-value', JWT_PASSPHRASE: 'pass-0004', BROKER_PASSWORD: 'bpw-0005',
@@ -81,6 +81,17 @@ describe('parseConfig errors', () => {
     const { APP_SECRET: _, ...rest } = PROD_SECRETS;
     const err = configError({ APP_ENV: 'prod', ...rest });
     assert.equal(err.message, 'Invalid setting APP_SECRET: must be set (non-empty) in prod');
+  });
+
+  it('names every missing secret and every bad setting in one line', () => {
+    const err = configError({ APP_ENV: 'prod', APP_KEY: 'k-value', ACCESS_TOKEN: 't-value', APP_SECRET: 's-value', JWT_PASSPHRASE: 'p-value', PORT: '70000' });
+    assert.equal(
+      err.message,
+      'Invalid settings (3): APP_ID: must be set (non-empty) in prod; BROKER_PASSWORD: must be set (non-empty) in prod; PORT: 70000 is out of range (0-65535)',
+    );
+    assert.ok(!err.message.includes('\n'));
+    assert.deepEqual((err as ConfigErrors).settings, ['APP_ID', 'BROKER_PASSWORD', 'PORT']);
+    for (const value of ['k-value', 't-value', 's-value', 'p-value']) assert.ok(!err.message.includes(value), value);
   });
 
   it('never echoes a secret in an error', () => {

@@ -13,9 +13,10 @@ const STYLE = [
   'body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1d2330;background:#f4f5f8}',
   'main{max-width:56rem;margin:3rem auto;padding:0 1.5rem}',
   'h1{font-size:1.9rem;margin:0 0 .5rem}h2{font-size:1.1rem;margin:2rem 0 .5rem}',
-  '.status{color:#8a1c2b;font-weight:600;margin:0}.detail{font-size:1.15rem;word-break:break-word}',
+  // overflow-wrap:anywhere breaks a long token only where it must, never every word mid-way.
+  '.status{color:#8a1c2b;font-weight:600;margin:0}.detail{font-size:1.15rem;overflow-wrap:anywhere}',
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}',
-  'dt{font-weight:600}dd{margin:0;word-break:break-all;font-family:ui-monospace,monospace}',
+  'dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere;min-width:0;font-family:ui-monospace,monospace}',
   'pre{background:#fff;border:1px solid #d8dbe3;padding:1rem;overflow:auto;font-size:.85rem}',
   'a{color:#1f4fd1}',
 ].join('');
@@ -33,4 +34,43 @@ export function renderPage(title: string, body: string): string {
 /** A definition list from [term, text] pairs, every text escaped. */
 export function renderDefinitions(rows: readonly (readonly [string, string])[]): string {
   return `<dl>${rows.map(([term, text]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;
+}
+
+/** Where a stack frame's source can be opened: a link for a project file, else undefined. */
+export type SourceLink = (file: string, line: number) => string | undefined;
+
+/**
+ * A stack trace as HTML: every line escaped; in each `at …` frame the `file:line:column`
+ * location becomes a link when `sourceLink` knows the file (`/_profiler/open` in dev).
+ */
+export function renderStack(stack: string, sourceLink: SourceLink | undefined): string {
+  const lines = stack.split('\n').map((line) => {
+    const frame = sourceLink && line.trimStart().startsWith('at ') ? frameLocation(line) : undefined;
+    const href = frame && sourceLink ? sourceLink(frame.file, frame.line) : undefined;
+    if (!frame || href === undefined) return escapeHtml(line);
+    return `${escapeHtml(line.slice(0, frame.start))}<a href="${escapeHtml(href)}">${escapeHtml(line.slice(frame.start, frame.end))}</a>${escapeHtml(line.slice(frame.end))}`;
+  });
+  return `<pre class="stack">${lines.join('\n')}</pre>`;
+}
+
+/** The `path:line:column` of a frame (`at f (file:///p/src/a.ts:3:9)` or `at /p/a.js:3:9`), by position. */
+function frameLocation(line: string): { file: string; line: number; start: number; end: number } | undefined {
+  const end = line.endsWith(')') ? line.length - 1 : line.length;
+  const open = line.lastIndexOf('(', end);
+  const start = open >= 0 ? open + 1 : line.indexOf('at ') + 3;
+  const location = line.slice(start, end);
+  const columnColon = location.lastIndexOf(':');
+  const lineColon = location.lastIndexOf(':', columnColon - 1);
+  if (lineColon <= 0) return undefined;
+  const lineNumber = Number(location.slice(lineColon + 1, columnColon));
+  if (!Number.isInteger(lineNumber) || lineNumber < 1) return undefined;
+  let file = location.slice(0, lineColon);
+  if (file.startsWith('file://')) {
+    try {
+      file = decodeURIComponent(new URL(file).pathname);
+    } catch {
+      return undefined;
+    }
+  }
+  return { file, line: lineNumber, start, end };
 }

@@ -3,7 +3,7 @@
  * and their JSON and HTML representations with the observed headers.
  */
 import { STATUS_CODES } from 'node:http';
-import { escapeHtml, renderDefinitions, renderPage } from './html.js';
+import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './html.js';
 import type { Representation } from './negotiation.js';
 import { createHttpDateFormatter } from './response.js';
 
@@ -187,6 +187,8 @@ export interface ProblemPageContext {
   readonly clientIp: string;
   readonly profilerLink: string | undefined;
   readonly stack: string | undefined;
+  /** Links stack frames to their source (dev with the profiler); undefined leaves them as text. */
+  readonly sourceLink?: SourceLink | undefined;
 }
 
 /** The problem as a response body of the negotiated representation. */
@@ -204,7 +206,7 @@ function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): stri
   const profiler = page.profilerLink
     ? `<p><a href="${escapeHtml(page.profilerLink)}">Open the profile of this request</a></p>`
     : '';
-  const stack = page.stack ? `<h2>Stack</h2><pre>${escapeHtml(page.stack)}</pre>` : '';
+  const stack = page.stack ? `<h2>Stack</h2>${renderStack(page.stack, page.sourceLink)}` : '';
   const body =
     heading +
     `<p class="detail">${escapeHtml(doc.detail)}</p>` +

@@ -3,6 +3,7 @@
  * and the `/_profiler/…` pages. Elsewhere none of this is created and no profiler code runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, relative } from 'node:path';
 import type { Handler } from '../app.js';
 import { SECRET_SETTINGS, type Config } from '../config.js';
 import { secretValuesOf } from '../secrets.js';
@@ -11,7 +12,7 @@ import { Problem, type ProblemDocument } from '../problem.js';
 import type { RequestContext } from '../request.js';
 import { sendBody } from '../response.js';
 import type { Route } from '../router.js';
-import { readProjectSource } from './open.js';
+import { isInside, readProjectSource } from './open.js';
 import {
   PANELS,
   PROFILER_CSS,
@@ -51,9 +52,14 @@ export interface Profiler {
   beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile;
   record(profile: Profile, channel: string, level: LogLevel, message: string): void;
   recordProblem(profile: Profile, doc: ProblemDocument, stack: string | undefined): void;
+  /** A link to `/_profiler/open` for a stack frame in the project's sources. */
+  readonly sourceLink: (file: string, line: number) => string | undefined;
 }
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
+  // Stack frames of the built service then name src/*.ts lines (from dist/'s source maps),
+  // which the pages link to /_profiler/open. Dev only: the profiler exists nowhere else.
+  process.setSourceMapsEnabled(true);
   const profiles = new ProfileStore(config.profilerMax);
   const secretValues = secretValuesOf(config);
   const settings = describeSettings(config);
@@ -91,16 +97,21 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
     });
   }
 
+  const sourceRoot = join(config.projectDir, 'src');
+  /** `/_profiler/open?file=src/app.ts&line=12` for a frame in the project's sources. */
+  const sourceLink = (file: string, line: number): string | undefined =>
+    isInside(sourceRoot, file) ? `${PROFILER_PREFIX}open?${new URLSearchParams({ file: relative(config.projectDir, file), line: String(line) })}` : undefined;
+
   const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
 
   const profilePage: Handler = (ctx, _req, res, { params }) => {
     const profile = profileOrThrow(params.token!);
     const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
-    sendHtml(res, renderProfilePage(profile, panel, settings), ctx.receivedAt);
+    sendHtml(res, renderProfilePage(profile, panel, settings, sourceLink), ctx.receivedAt);
   };
 
   const exceptionPage: Handler = (ctx, _req, res, { params }) => {
-    sendHtml(res, renderExceptionPage(profileOrThrow(params.token!)), ctx.receivedAt);
+    sendHtml(res, renderExceptionPage(profileOrThrow(params.token!), sourceLink), ctx.receivedAt);
   };
 
   const stylesheet: Handler = (ctx, _req, res, { params }) => {
@@ -138,6 +149,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
   const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
 
   return {
+    sourceLink,
     routes: [
       route('profiler.search_bar', '/_profiler/search_bar', searchBar),
       route('profiler.open', '/_profiler/open', openFile),

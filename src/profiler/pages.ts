@@ -1,7 +1,7 @@
 /**
  * The profiler's pages: server-rendered HTML, no external assets, every value escaped.
  */
-import { escapeHtml } from '../html.js';
+import { escapeHtml, renderStack, type SourceLink } from '../html.js';
 import type { Profile } from './profile.js';
 
 export const PANELS = ['request', 'exception', 'logger', 'config'] as const;
@@ -12,12 +12,16 @@ export const PROFILER_CSS = `
 body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1d2330;background:#f4f5f8}
 header{background:#1d2330;color:#fff;padding:.75rem 1.5rem;display:flex;gap:1.5rem;align-items:baseline;flex-wrap:wrap}
 header a{color:#cfd8ff}header strong{font-size:1.1rem}
-nav a{margin-right:1rem}nav a.current{font-weight:700;text-decoration:none;color:#fff}
+nav{display:flex;gap:.25rem;flex-wrap:wrap;margin:.75rem 0;border-bottom:2px solid #1d2330}
+nav a{padding:.3rem .8rem;border-radius:.3rem .3rem 0 0;color:#1f4fd1;text-decoration:none}
+nav a.current{font-weight:700;color:#ffffff;background:#1d2330}
 main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
 h1{font-size:1.4rem;margin:.5rem 0}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border:1px solid #d8dbe3;padding:.3rem .5rem;text-align:left;vertical-align:top}
-td{font-family:ui-monospace,monospace;font-size:.85rem;word-break:break-all}
+td{font-family:ui-monospace,monospace;font-size:.85rem;overflow-wrap:anywhere}
+tr.sub td{background:#f8f9fc}tr.sub td:first-child{padding-left:1.75rem}
+a{color:#1f4fd1}
 .status-error{color:#8a1c2b;font-weight:700}.status-ok{color:#1b6b36;font-weight:700}
 pre{background:#fff;border:1px solid #d8dbe3;padding:1rem;overflow:auto;font-size:.8rem}
 .source{counter-reset:none;font-family:ui-monospace,monospace;font-size:.8rem;background:#fff;border:1px solid #d8dbe3}
@@ -54,22 +58,32 @@ function panelNav(token: string, current: Panel): string {
 }
 
 /** `/_profiler/<token>?panel=…`. `settings` are the already-masked config pairs. */
-export function renderProfilePage(profile: Profile, panel: Panel, settings: readonly (readonly [string, string])[]): string {
+export function renderProfilePage(
+  profile: Profile,
+  panel: Panel,
+  settings: readonly (readonly [string, string])[],
+  sourceLink?: SourceLink,
+): string {
   const heading =
     `<h1>${escapeHtml(profile.method)} ${escapeHtml(profile.rawPath)} ` +
     `<span class="${statusClass(profile.status)}">${profile.status ?? '…'}</span></h1>` +
     `<p>Token ${escapeHtml(profile.token)}, ${new Date(profile.time).toISOString()}` +
     `${profile.durationMs === undefined ? '' : `, ${profile.durationMs.toFixed(1)} ms`}</p>` +
     panelNav(profile.token, panel);
-  return layout(`Profile ${profile.token}`, heading + renderPanel(profile, panel, settings), profile.token);
+  return layout(`Profile ${profile.token}`, heading + renderPanel(profile, panel, settings, sourceLink), profile.token);
 }
 
-function renderPanel(profile: Profile, panel: Panel, settings: readonly (readonly [string, string])[]): string {
+function renderPanel(
+  profile: Profile,
+  panel: Panel,
+  settings: readonly (readonly [string, string])[],
+  sourceLink: SourceLink | undefined,
+): string {
   switch (panel) {
     case 'request':
       return renderRequestPanel(profile);
     case 'exception':
-      return renderExceptionPanel(profile);
+      return renderExceptionPanel(profile, sourceLink);
     case 'logger':
       return renderLoggerPanel(profile);
     case 'config':
@@ -110,10 +124,10 @@ function renderRequestPanel(p: Profile): string {
   );
 }
 
-function renderExceptionPanel(p: Profile): string {
+function renderExceptionPanel(p: Profile, sourceLink: SourceLink | undefined): string {
   if (!p.problem) return '<h2>Exception</h2><p>No exception was raised for this request.</p>';
   const members = Object.entries(p.problem).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
-  const stack = p.stack ? `<h2>Stack</h2><pre>${escapeHtml(p.stack)}</pre>` : '';
+  const stack = p.stack ? `<h2>Stack</h2>${renderStack(p.stack, sourceLink)}` : '';
   return `<h2>Problem</h2>${table(members)}${stack}`;
 }
 
@@ -129,8 +143,8 @@ function renderLoggerPanel(p: Profile): string {
 }
 
 /** `/_profiler/<token>/exception`: the problem alone, as a page of its own. */
-export function renderExceptionPage(profile: Profile): string {
-  return layout(`Exception of ${profile.token}`, `<h1>Exception of ${escapeHtml(profile.token)}</h1>${renderExceptionPanel(profile)}`, profile.token);
+export function renderExceptionPage(profile: Profile, sourceLink?: SourceLink): string {
+  return layout(`Exception of ${profile.token}`, `<h1>Exception of ${escapeHtml(profile.token)}</h1>${renderExceptionPanel(profile, sourceLink)}`, profile.token);
 }
 
 export interface SearchCriteria {
@@ -151,13 +165,16 @@ export function renderSearchPage(criteria: SearchCriteria, panel: Panel, results
     field('status', 'Status', criteria.status) +
     field('ip', 'IP', criteria.ip) +
     `<input type="hidden" name="panel" value="${escapeHtml(panel)}"><button>Search</button></form>`;
+  // A sub-request (the fallback handler's) is listed under its request, not as a row of its own.
+  const shown = new Set(results.map((p) => p.token));
+  const byToken = new Map(results.map((p) => [p.token, p]));
+  const row = (p: Profile, sub: boolean) =>
+    `<tr${sub ? ' class="sub"' : ''}><td>${sub ? '↳ ' : ''}<a href="/_profiler/${p.token}?panel=${panel}">${p.token}</a></td><td>${escapeHtml(p.method)}</td>` +
+    `<td>${escapeHtml(p.rawPath)}</td><td class="${statusClass(p.status)}">${p.status ?? ''}</td>` +
+    `<td>${escapeHtml(p.clientIp)}</td><td>${new Date(p.time).toISOString()}</td></tr>`;
   const rows = results
-    .map(
-      (p) =>
-        `<tr><td><a href="/_profiler/${p.token}?panel=${panel}">${p.token}</a></td><td>${escapeHtml(p.method)}</td>` +
-        `<td>${escapeHtml(p.rawPath)}</td><td class="${statusClass(p.status)}">${p.status ?? ''}</td>` +
-        `<td>${escapeHtml(p.clientIp)}</td><td>${new Date(p.time).toISOString()}</td></tr>`,
-    )
+    .filter((p) => p.parentToken === undefined || !shown.has(p.parentToken))
+    .map((p) => row(p, p.parentToken !== undefined) + p.children.map((t) => byToken.get(t)).filter((c) => c !== undefined).map((c) => row(c, true)).join(''))
     .join('');
   const list = results.length
     ? `<table><tr><th>token</th><th>method</th><th>path</th><th>status</th><th>IP</th><th>time</th></tr>${rows}</table>`

@@ -1,11 +1,13 @@
 /**
  * What a person sees in a real browser: Debian's Chromium, headless, driven through its own
  * command line only (`--dump-dom` for the rendered DOM after the load event, `--screenshot` for
- * a PNG of the same page load). Pages: the HTML entry point, a 404 problem page, a profiler
- * page, and a static test page showing a poster drawn by the library. The screenshots stay in
+ * a PNG of the same page load). Pages: the HTML entry point, a 404 problem page, every profiler
+ * page, a dev 500 page of the built service (frames mapped to src/ and linked to their source),
+ * and a static test page showing a poster drawn by the library. The screenshots stay in
  * test-output/browser/ for a person to look at. Needs chromium; fails, never skips, without it.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -77,7 +79,10 @@ describe('a real browser (headless Chromium)', () => {
     rmSync(publicDir, { recursive: true, force: true });
     rmSync(profileDir, { recursive: true, force: true });
   });
-  const service = runServerProgram({ APP_ENV: 'dev', APP_DEBUG: '1', PUBLIC_DIR: publicDir });
+  // The built service, as `npm start` runs it: its stack frames must still name src/.
+  const build = spawnSync(process.execPath, ['scripts/build-if-needed.mjs'], { encoding: 'utf8' });
+  assert.equal(build.status, 0, build.stderr);
+  const service = runServerProgram({ APP_ENV: 'dev', APP_DEBUG: '1', PUBLIC_DIR: publicDir }, [], 'dist/server.js');
   let url = '';
 
   before(async () => {
@@ -123,6 +128,34 @@ describe('a real browser (headless Chromium)', () => {
     assert.match(String(token), /^[0-9a-f]{6}$/);
     const { text } = await view(`/_profiler/${String(token)}`, 'profiler');
     assert.ok(text.includes('rest.problem.fallback::index'), text.slice(0, 500));
+  });
+
+  it('shows every profiler page, the current tab marked and sub-requests nested in the search', async () => {
+    const res = await send(url, 'GET', '/doc/1.0/lock', { accept: 'text/html' });
+    const token = String(res.headers['x-debug-token']);
+    for (const panel of ['request', 'exception', 'logger', 'config']) {
+      const { dom, text } = await view(`/_profiler/${token}?panel=${panel}`, `profiler-${panel}`);
+      assert.ok(dom.includes(`<a href="/_profiler/${token}?panel=${panel}" class="current">${panel}</a>`), `${panel} is not the current tab`);
+      assert.ok(text.includes('GET /doc/1.0/lock'), text.slice(0, 300));
+    }
+    const exception = await view(`/_profiler/${token}/exception`, 'profiler-exception-page');
+    assert.ok(exception.text.includes('No route found for "GET /doc/1.0/lock"'));
+    const search = await view('/_profiler/search_bar?path=%2Fdoc%2F1.0%2Flock', 'profiler-search');
+    assert.equal((search.dom.match(/<tr class="sub">/g) ?? []).length, 1, 'the fallback sub-request is not nested once under its request');
+    const source = await view('/_profiler/open?file=src%2Fapp.ts&line=3', 'profiler-open');
+    assert.ok(source.dom.includes('<div id="L3" class="highlight">'));
+  });
+
+  it('maps the stack of a dev 500 page to src/ and links each project frame to its source', async () => {
+    // A corrupt settings document makes GET / fail unexpectedly (re-read within a second).
+    writeFileSync(join(service.varDir, 'settings', '1.0', 'service.json'), '{"name": "half');
+    await new Promise((r) => setTimeout(r, 1100));
+    const { dom } = await view('/', 'dev-500');
+    const link = /<a href="(\/_profiler\/open\?file=src%2F[a-z-]+\.ts&amp;line=\d+)">[^<]*\/src\/[a-z-]+\.ts:\d+:\d+<\/a>/.exec(dom);
+    assert.ok(link, `no frame linked to src/: ${dom.slice(dom.indexOf('Stack'), dom.indexOf('Stack') + 600)}`);
+    assert.ok(!/dist\/[a-z-]+\.js:\d+/.test(dom), 'a frame still points into dist/');
+    const source = await view(link[1]!.replace(/&amp;/g, '&'), 'dev-500-source');
+    assert.match(source.dom, /<div id="L\d+" class="highlight">/);
   });
 
   it('loads a poster the library drew, at its natural size, with its title', async () => {

@@ -73,11 +73,15 @@ export interface ServerProgram {
   output(): { stdout: string; stderr: string };
 }
 
-/** Runs src/server.ts as a program (as `npm run dev` does) with a clean environment. */
-export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = []): ServerProgram {
+/**
+ * Runs src/server.ts as a program (as `npm run dev` does) with a clean environment; or the
+ * built `dist/server.js` when `entry` names it.
+ */
+export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry = 'src/server.ts'): ServerProgram {
   const varDir = mkdtempSync(join(tmpdir(), 'server-var-'));
   after(() => rmSync(varDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/server.ts'], {
+  const args = entry.endsWith('.ts') ? ['--import', 'tsx', ...nodeArgs, entry] : [...nodeArgs, entry];
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', VAR_DIR: varDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,7 +26,7 @@ import {
   type ProblemDocument,
 } from './problem.js';
 import { isUnder, namespaceUrl, resolveRequest, type RequestContext } from './request.js';
-import { sendBody } from './response.js';
+import { frameForWireMethod, sendBody } from './response.js';
 import { createSecretMasker } from './secrets.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
@@ -158,6 +158,7 @@ export function createApp(options: AppOptions): RequestListener {
       clientIp: ctx.clientIp,
       profilerLink: profiles ? `${ctx.baseUrl}/_profiler/${profiles.main.token}` : undefined,
       stack,
+      sourceLink: profiler?.sourceLink,
     });
     const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
     headers['content-type'] = contentType;
@@ -215,6 +216,7 @@ export function createApp(options: AppOptions): RequestListener {
 
   return (req, res) => {
     const ctx = resolveRequest(req, config, clock());
+    frameForWireMethod(res, ctx.method, ctx.originalMethod);
     const main = profiler?.begin(ctx, req, res);
     if (main) profilesOf.set(ctx, { main });
     const fail = (err: unknown) => {

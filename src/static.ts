@@ -6,6 +6,9 @@
  * A path that cannot be served (missing, a directory, a dotfile, outside the directory) is
  * answered exactly like an unrouted path: 404 "No route found". Any other I/O error is thrown,
  * so the app logs it at CRITICAL and answers 500: a permission problem is never a quiet 404.
+ * A failed precondition (412) and an unsatisfiable range (416) are thrown as problems too.
+ * A file that gets shorter while it is sent destroys the connection: the promised
+ * Content-Length cannot be kept, and the next response must never land inside this body.
  */
 import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,9 +16,11 @@ import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MethodNotAllowed, RouteNotFound } from './problem.js';
 import type { RequestContext } from './request.js';
+import { writeFramedHead } from './response.js';
 import { lastModifiedOf, strongEntityTag } from './static/conditional.js';
 import { contentTypeFor } from './static/mime.js';
-import { cacheControlFor, planFileResponse, type FilePlan, type FileRequest } from './static/plan.js';
+import { cacheControlFor, planFileResponse, type FileRequest, type SendPlan } from './static/plan.js';
+import { PreconditionFailed, RangeNotSatisfiable } from './static/problems.js';
 import { hasDotSegmentBelow, isInside, isSafeSegments } from './static/safe-path.js';
 
 /** The methods a static file allows, in Allow order. */
@@ -104,7 +109,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
     }
     const { fd, stats } = file;
-    let plan: FilePlan;
+    let plan: SendPlan;
     try {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
         // Like the router's own 405, which names no controller.
@@ -114,11 +119,14 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       const facts = {
         size: Number(stats.size),
         etag: strongEntityTag(stats.size, stats.mtimeNs),
-        lastModified: lastModifiedOf(Number(stats.mtimeMs)),
+        lastModified: lastModifiedOf(Number(stats.mtimeMs), ctx.receivedAt),
         contentType: contentTypeFor(segments[segments.length - 1]!),
         cacheControl: cacheControlFor(segments),
       };
-      plan = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
+      const planned = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
+      if (planned.status === 412) throw new PreconditionFailed(ctx.rawPath);
+      if (planned.status === 416) throw new RangeNotSatisfiable(headerText(req.headers.range) ?? '', ctx.rawPath, planned.size);
+      plan = planned;
     } catch (err) {
       release(fd);
       throw err;
@@ -131,7 +139,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
  * Sends a planned answer and gives up the descriptor: no read for a body-less answer, one read
  * for a body of at most SINGLE_READ_MAX bytes, a stream for anything larger.
  */
-async function sendPlan(fd: number, plan: FilePlan, res: ServerResponse, rawPath: string): Promise<void> {
+async function sendPlan(fd: number, plan: SendPlan, res: ServerResponse, rawPath: string): Promise<void> {
   const body = plan.body;
   if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
     let bytes: Buffer | undefined;
@@ -140,30 +148,40 @@ async function sendPlan(fd: number, plan: FilePlan, res: ServerResponse, rawPath
     } finally {
       release(fd);
     }
-    res.writeHead(plan.status, plan.headers);
-    res.end(bytes);
+    const withBody = writeFramedHead(res, plan.status, plan.headers);
+    res.end(withBody ? bytes : undefined);
     return;
   }
-  res.writeHead(plan.status, plan.headers);
+  if (!writeFramedHead(res, plan.status, plan.headers)) {
+    release(fd);
+    res.end();
+    return;
+  }
   await streamRange(fd, body, res, rawPath);
 }
 
 /**
  * Streams bytes `start`..`end` of an open file to the response with back-pressure; the stream
  * owns the descriptor and closes it when it ends, fails or is destroyed because the client
- * went away.
+ * went away. The response is ended only once every promised byte was read; short of that the
+ * connection is destroyed (before the error reaches the app, which could no longer reach the
+ * socket of a finished response) and the shortfall is thrown to be logged.
  */
-async function streamRange(fd: number, range: NonNullable<FilePlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
+async function streamRange(fd: number, range: NonNullable<SendPlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
   // With `fd` given, the path argument is not used.
   const stream = createReadStream('', { fd, start: range.start, end: range.end, autoClose: true });
   try {
-    await pipeline(stream, res);
+    await pipeline(stream, res, { end: false });
   } catch (err) {
     if (CLIENT_GONE_CODES.has(errorCode(err) ?? '')) return;
     throw err;
   }
   const expected = range.end - range.start + 1;
-  if (stream.bytesRead < expected) throw shrank(rawPath, stream.bytesRead, expected);
+  if (stream.bytesRead < expected) {
+    res.destroy();
+    throw shrank(rawPath, stream.bytesRead, expected);
+  }
+  res.end();
 }
 
 /** Reads `length` bytes from `position` into a buffer of that size (at most SINGLE_READ_MAX). */

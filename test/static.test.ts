@@ -19,6 +19,8 @@ const NOT_FOUND_CACHE = 'immutable, max-age=31536000, public';
 const HELLO = 'hello, world\n';
 const MODIFIED = new Date('2024-01-02T03:04:05.678Z');
 const LAST_MODIFIED = 'Tue, 02 Jan 2024 03:04:05 GMT';
+/** A modification time ahead of any clock the tests run on. */
+const FUTURE = new Date('2030-01-01T00:00:00Z');
 /** What files that must never be served hold. */
 const SECRET_CONTENTS = ['outside secret', 'sibling secret', 'APP_SECRET=dotfile', '[core]', 'hidden content'];
 const BIG_SIZE = 256 * 1024 * 1024;
@@ -58,6 +60,8 @@ for (const [name] of contentFiles) await writeFile(join(publicDir, name), `conte
 await writeFile(join(publicDir, 'sub', 'deeper', 'deep.txt'), 'deep');
 await writeFile(join(publicDir, 'posters', '0a1b2c3d.jpg'), 'jpeg bytes');
 await writeFile(join(publicDir, 'empty.txt'), '');
+await writeFile(join(publicDir, 'future.txt'), 'from the future');
+await utimes(join(publicDir, 'future.txt'), FUTURE, FUTURE);
 await writeFile(join(publicDir, '.env'), 'APP_SECRET=dotfile');
 await writeFile(join(publicDir, '.git', 'config'), '[core]');
 await writeFile(join(publicDir, 'sub', '.hidden'), 'hidden content');
@@ -408,15 +412,52 @@ describe('static files: conditional requests', () => {
   it('answers an earlier If-Modified-Since with 200', () => assertWhole({ 'if-modified-since': 'Tue, 02 Jan 2024 03:04:04 GMT' }, 'IMS earlier'));
   it('ignores an If-Modified-Since that is not an HTTP-date', () => assertWhole({ 'if-modified-since': '2030' }, 'IMS garbage'));
 
-  it('answers a failing If-Match with 412 and no body', async () => {
-    const res = await send(service.url, 'GET', '/static/hello.txt', { 'if-match': `W/${etag}` });
+  it('answers a failing If-Match with a 412 problem, logged as request.ERROR', async () => {
+    service.log.clear();
+    const res = await send(service.url, 'GET', '/static/hello.txt', { ...JSON_ACCEPT, 'if-match': `W/${etag}` });
     assert.equal(res.status, 412);
-    assert.equal(res.body, '');
+    assert.equal(res.headers['cache-control'], 'no-cache, private');
+    assert.equal(res.headers['x-robots-tag'], 'none');
+    assert.equal(res.headers.vary, 'Accept');
+    assert.equal(res.headers.etag, undefined, 'no validators on an error');
+    const detail = 'The precondition on "/static/hello.txt" failed.';
+    assert.deepEqual(problemOf(res, '412'), {
+      type: `${service.url}/problem/static`,
+      title: 'Precondition Failed',
+      status: 412,
+      detail,
+      instance: '/static/hello.txt',
+    });
+    assert.deepEqual(
+      service.log.lines.filter((l) => l.channel === 'request').map((l) => [l.level, l.message]),
+      [['ERROR', detail]],
+    );
   });
   it('answers a matching If-Match with 200', () => assertWhole({ 'if-match': etag }, 'If-Match'));
-  it('answers an earlier If-Unmodified-Since with 412', async () => {
+  it('answers an earlier If-Unmodified-Since with a 412 problem', async () => {
     const res = await send(service.url, 'GET', '/static/hello.txt', { 'if-unmodified-since': 'Mon, 01 Jan 2024 00:00:00 GMT' });
     assert.equal(res.status, 412);
+    assert.equal(res.headers['content-type'], 'text/html; charset=UTF-8', 'HTML without Accept, like every problem');
+    assert.equal(res.headers['x-robots-tag'], 'none');
+    assert.match(res.body, /Precondition Failed/);
+  });
+});
+
+describe('static files: Last-Modified in the future', () => {
+  it('sends the Date as Last-Modified when the file is modified in 2030, and keeps the ETag', async () => {
+    const first = await send(service.url, 'GET', '/static/future.txt');
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['last-modified'], first.headers.date, 'Last-Modified is the Date');
+    const mtimeNs = BigInt(FUTURE.getTime()) * 1_000_000n;
+    assert.equal(first.headers.etag, `"${first.body.length.toString(16)}-${mtimeNs.toString(16)}"`, 'the ETag keeps the real mtime');
+  });
+
+  it('evaluates If-Modified-Since and If-Unmodified-Since against that Date', async () => {
+    const soon = new Date(Date.now() + 5_000).toUTCString();
+    const notModified = await send(service.url, 'GET', '/static/future.txt', { 'if-modified-since': soon });
+    assert.equal(notModified.status, 304, 'If-Modified-Since a few seconds ahead');
+    const unmodified = await send(service.url, 'GET', '/static/future.txt', { 'if-unmodified-since': soon });
+    assert.equal(unmodified.status, 200, 'If-Unmodified-Since a few seconds ahead');
   });
 });
 
@@ -438,10 +479,14 @@ describe('static files: ranges', () => {
   }
 
   async function assertUnsatisfiable(range: string, path = '/static/hello.txt', size = HELLO.length): Promise<void> {
-    const res = await send(service.url, 'GET', path, { range });
+    const res = await send(service.url, 'GET', path, { ...JSON_ACCEPT, range });
     assert.equal(res.status, 416, range);
     assert.equal(res.headers['content-range'], `bytes */${size}`, range);
-    assert.equal(res.body, '', range);
+    assert.equal(res.headers['cache-control'], 'no-cache, private', range);
+    assert.equal(res.headers['x-robots-tag'], 'none', range);
+    const problem = problemOf(res, range);
+    assert.equal(problem.title, 'Range Not Satisfiable', range);
+    assert.equal(problem.detail, `The range "${range}" cannot be satisfied for "${path}" of ${size} bytes.`, range);
   }
 
   it('answers bytes=a-b with 206 and Content-Range', () => assertPartial('bytes=0-4', 'hello', 'bytes 0-4/13'));
@@ -452,6 +497,18 @@ describe('static files: ranges', () => {
   it('answers a first byte past the end with 416 and bytes */N', () => assertUnsatisfiable('bytes=13-'));
   it('answers bytes=-0 with 416', () => assertUnsatisfiable('bytes=-0'));
   it('answers a range of an empty file with 416 and bytes */0', () => assertUnsatisfiable('bytes=0-', '/static/empty.txt', 0));
+  it('logs a 416 as request.ERROR and cuts a long Range to 200 characters in the problem', async () => {
+    service.log.clear();
+    const range = `bytes=${'9'.repeat(8 * 1024)}-`;
+    const res = await send(service.url, 'GET', '/static/hello.txt', { ...JSON_ACCEPT, range });
+    assert.equal(res.status, 416);
+    const detail = `The range "${range.slice(0, 200)}…" cannot be satisfied for "/static/hello.txt" of 13 bytes.`;
+    assert.equal(problemOf(res, 'long range').detail, detail);
+    assert.deepEqual(
+      service.log.lines.filter((l) => l.channel === 'request').map((l) => [l.level, l.message]),
+      [['ERROR', detail]],
+    );
+  });
   it('answers several ranges with the whole file', () => assertWhole({ range: 'bytes=0-1,3-4' }, 'two ranges'));
   it('answers a malformed range with the whole file', () => assertWhole({ range: 'bytes=x-y' }, 'malformed'));
   it('answers last-before-first with the whole file', () => assertWhole({ range: 'bytes=5-1' }, 'reversed'));

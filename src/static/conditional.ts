@@ -1,7 +1,12 @@
 /**
  * Validators and conditional requests (RFC 9110 8.8 and 13), pure: the strong entity tag and
- * Last-Modified of a file, HTTP-date parsing, and the evaluation order of RFC 9110 13.2.2.
+ * Last-Modified of a file, entity-tag lists, and the evaluation order of RFC 9110 13.2.2.
+ * Every header value is scanned by hand in one forward pass.
  */
+import { parseHttpDate } from './http-date.js';
+import { skipOws, trimOws } from './scan.js';
+
+export { formatHttpDate, parseHttpDate } from './http-date.js';
 
 /** The validators of one file. */
 export interface Validators {
@@ -32,52 +37,18 @@ export function strongEntityTag(size: bigint, mtimeNs: bigint): string {
   return `"${size.toString(16)}-${mtimeNs.toString(16)}"`;
 }
 
-/** Last-Modified of a modification time in ms: truncated to whole seconds. */
-export function lastModifiedOf(mtimeMs: number): number {
-  return Math.floor(mtimeMs / 1000) * 1000;
-}
-
-/** An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the one format HTTP senders use. */
-export function formatHttpDate(ms: number): string {
-  return new Date(ms).toUTCString();
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTH = `(${MONTHS.join('|')})`;
-const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
-// RFC 9110 5.6.7: IMF-fixdate, then the obsolete RFC 850 and asctime formats.
-const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
-const RFC850_DATE = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
-const ASCTIME_DATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
-
 /**
- * Parses an HTTP-date in any of the three formats RFC 9110 5.6.7 requires recipients to
- * accept; undefined for anything else (so `If-Modified-Since: 1` is ignored rather than read as
- * some year). `now` places RFC 850's two-digit years: one more than 50 years ahead is in the past.
+ * Last-Modified of a modification time in ms: truncated to whole seconds, and never later than
+ * `now`, the message's own Date (RFC 9110 8.8.2.1: a time in the future is replaced by the
+ * date of the message).
  */
-export function parseHttpDate(value: string, now: number): number | undefined {
-  const text = value.trim();
-  let m = IMF_FIXDATE.exec(text);
-  if (m) return utc(Number(m[3]), m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
-  m = RFC850_DATE.exec(text);
-  if (m) {
-    const currentYear = new Date(now).getUTCFullYear();
-    let year = currentYear - (currentYear % 100) + Number(m[3]);
-    if (year > currentYear + 50) year -= 100;
-    return utc(year, m[2]!, Number(m[1]), m[4]!, m[5]!, m[6]!);
-  }
-  m = ASCTIME_DATE.exec(text);
-  if (m) return utc(Number(m[6]), m[1]!, Number(m[2]!.trim()), m[3]!, m[4]!, m[5]!);
-  return undefined;
+export function lastModifiedOf(mtimeMs: number, now: number): number {
+  return Math.min(wholeSeconds(mtimeMs), wholeSeconds(now));
 }
 
-function utc(year: number, month: string, day: number, hours: string, minutes: string, seconds: string): number | undefined {
-  const monthIndex = MONTHS.indexOf(month);
-  const [h, min, s] = [Number(hours), Number(minutes), Number(seconds)];
-  if (h > 23 || min > 59 || s > 60) return undefined; // 60: a leap second, RFC 9110 5.6.7
-  const ms = Date.UTC(year, monthIndex, day, h, min, Math.min(s, 59));
-  // Date.UTC rolls 31 Feb over into March: refuse days the month does not have.
-  return new Date(ms).getUTCDate() === day ? ms : undefined;
+/** What an HTTP-date can carry of an instant. */
+function wholeSeconds(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
 }
 
 /** An entity tag of a list: `W/"x"` is weak with opaque tag `"x"`. */
@@ -87,34 +58,61 @@ interface EntityTag {
 }
 
 /**
- * Parses `If-Match` / `If-None-Match`: `*`, or a list of entity tags (RFC 9110 8.8.3). A
- * tag may hold commas (`"a,b"`), so the list is read tag by tag. Undefined when malformed.
+ * Parses `If-Match` / `If-None-Match`: `*`, or a list of entity tags (RFC 9110 8.8.3).
+ * Undefined when malformed.
  */
 export function parseEntityTagList(value: string): '*' | EntityTag[] | undefined {
-  if (value.trim() === '*') return '*';
+  if (trimOws(value) === '*') return '*';
   const tags: EntityTag[] = [];
-  const item = /\s*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*"))?\s*(?:,|$)/y;
-  let at = 0;
+  return scanEntityTags(value, (weak, opaque) => void tags.push({ weak, opaque })) ? tags : undefined;
+}
+
+/**
+ * Calls `visit` with each entity tag of a list, in order; false when the list is malformed. A
+ * tag may hold commas (`"a,b"`), so the list is read tag by tag, one character at a time. Empty
+ * list elements are skipped (RFC 9110 5.6.1.2).
+ */
+function scanEntityTags(value: string, visit: (weak: boolean, opaque: string) => void): boolean {
+  let at = skipOws(value, 0);
   while (at < value.length) {
-    item.lastIndex = at;
-    const m = item.exec(value);
-    if (!m || m[0] === '') return undefined;
-    if (m[2] !== undefined) tags.push({ weak: m[1] !== undefined, opaque: m[2] });
-    at = item.lastIndex;
+    if (value.charCodeAt(at) === COMMA) {
+      at = skipOws(value, at + 1);
+      continue;
+    }
+    const weak = value.startsWith('W/', at);
+    const open = weak ? at + 2 : at;
+    if (value.charCodeAt(open) !== DQUOTE) return false;
+    let close = open + 1;
+    while (close < value.length && isEtagc(value.charCodeAt(close))) close++;
+    if (value.charCodeAt(close) !== DQUOTE) return false;
+    visit(weak, value.slice(open, close + 1));
+    at = skipOws(value, close + 1);
+    // `"a" "b"`: tags must be separated by commas.
+    if (at < value.length && value.charCodeAt(at) !== COMMA) return false;
   }
-  return tags;
+  return true;
 }
 
-/** Strong comparison (RFC 9110 8.8.3.2): both strong and the same opaque tag. */
-function matchesStrongly(tags: '*' | EntityTag[] | undefined, etag: string): boolean {
-  if (tags === '*') return true;
-  return tags?.some((t) => !t.weak && t.opaque === etag) ?? false;
+const COMMA = 0x2c;
+const DQUOTE = 0x22;
+
+/** etagc = %x21 / %x23-7E / obs-text (RFC 9110 8.8.3): visible characters but DQUOTE. */
+function isEtagc(code: number): boolean {
+  return code === 0x21 || (code >= 0x23 && code <= 0x7e) || (code >= 0x80 && code <= 0xff);
 }
 
-/** Weak comparison: the same opaque tag, weak or not. */
-function matchesWeakly(tags: '*' | EntityTag[] | undefined, etag: string): boolean {
-  if (tags === '*') return true;
-  return tags?.some((t) => t.opaque === etag) ?? false;
+/**
+ * Whether a list (or `*`) holds `etag`: by strong comparison (RFC 9110 8.8.3.2: both strong,
+ * the same opaque tag) or weak comparison (the same opaque tag). A malformed list holds nothing.
+ * Compared while scanning, so a list of thousands of tags allocates none of them.
+ */
+function listHolds(value: string, etag: string, strong: boolean): boolean {
+  if (trimOws(value) === '*') return true;
+  let found = false;
+  const wellFormed = scanEntityTags(value, (weak, opaque) => {
+    if (opaque === etag && !(strong && weak)) found = true;
+  });
+  return wellFormed && found;
 }
 
 /**
@@ -126,13 +124,13 @@ function matchesWeakly(tags: '*' | EntityTag[] | undefined, etag: string): boole
 export function evaluatePreconditions(fields: ConditionalFields, validators: Validators, now: number): PreconditionOutcome {
   const { etag, lastModified } = validators;
   if (fields.ifMatch !== undefined) {
-    if (!matchesStrongly(parseEntityTagList(fields.ifMatch), etag)) return 'failed';
+    if (!listHolds(fields.ifMatch, etag, true)) return 'failed';
   } else if (fields.ifUnmodifiedSince !== undefined) {
     const since = parseHttpDate(fields.ifUnmodifiedSince, now);
     if (since !== undefined && lastModified > since) return 'failed';
   }
   if (fields.ifNoneMatch !== undefined) {
-    return matchesWeakly(parseEntityTagList(fields.ifNoneMatch), etag) ? 'notModified' : 'proceed';
+    return listHolds(fields.ifNoneMatch, etag, false) ? 'notModified' : 'proceed';
   }
   if (fields.ifModifiedSince !== undefined) {
     const since = parseHttpDate(fields.ifModifiedSince, now);
@@ -147,7 +145,7 @@ export function evaluatePreconditions(fields: ConditionalFields, validators: Val
  * Last-Modified exactly. Anything else is false, and the whole representation is sent.
  */
 export function ifRangeHolds(value: string, validators: Validators, now: number): boolean {
-  const text = value.trim();
+  const text = trimOws(value);
   // RFC 9110 13.1.5: a DQUOTE or `W/` at the start tells an entity tag from a date.
   if (text.startsWith('"') || text.startsWith('W/')) return text === validators.etag;
   const date = parseHttpDate(text, now);

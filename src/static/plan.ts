@@ -9,8 +9,6 @@ import { decideRange } from './ranges.js';
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
 /** Posters have content-hashed names: a name never changes meaning. */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** Sent with 412 and 416, like every other error of the service (SPEC 4). */
-export const ERROR_CACHE_CONTROL = 'no-cache, private';
 
 /** Request fields a file answer depends on. */
 export interface FileRequest extends ConditionalFields {
@@ -26,12 +24,21 @@ export interface FileFacts extends Validators {
   readonly cacheControl: string;
 }
 
-export interface FilePlan {
-  readonly status: 200 | 206 | 304 | 412 | 416;
+/** An answer to send: the file, part of it, or 304. */
+export interface SendPlan {
+  readonly status: 200 | 206 | 304;
   readonly headers: Readonly<Record<string, string | number>>;
-  /** Inclusive byte range to stream; undefined when no body is sent (HEAD, 304, errors, empty). */
+  /** Inclusive byte range to stream; undefined when no body is sent (HEAD, 304, empty). */
   readonly body: { readonly start: number; readonly end: number } | undefined;
 }
+
+/**
+ * A failed precondition (412) or an unsatisfiable range (416, with the size for its
+ * Content-Range): the caller answers with a problem, like every other error (SPEC 4).
+ */
+export type FailurePlan = { readonly status: 412 } | { readonly status: 416; readonly size: number };
+
+export type FilePlan = SendPlan | FailurePlan;
 
 /** The Cache-Control of a file from its path segments below the public directory. */
 export function cacheControlFor(segments: readonly string[]): string {
@@ -40,8 +47,8 @@ export function cacheControlFor(segments: readonly string[]): string {
 
 /**
  * Plans the answer: 412 or 304 from the preconditions (RFC 9110 13.2.2), 206 for one
- * satisfiable range of a GET whose If-Range holds, 416 with `Content-Range: bytes *\/N` for an
- * unsatisfiable one, 200 with everything otherwise. HEAD gets the headers GET would get with
+ * satisfiable range of a GET whose If-Range holds, 416 for an unsatisfiable one, 200 with
+ * everything otherwise. HEAD gets the headers GET would get with
  * no range (RFC 9110 14.2: only GET has range handling) and no body.
  */
 export function planFileResponse(request: FileRequest, file: FileFacts, now: number): FilePlan {
@@ -54,7 +61,7 @@ export function planFileResponse(request: FileRequest, file: FileFacts, now: num
   const outcome = evaluatePreconditions(request, file, now);
   switch (outcome) {
     case 'failed':
-      return errorPlan(412, { date, 'cache-control': ERROR_CACHE_CONTROL, 'content-length': 0 });
+      return { status: 412 };
     case 'notModified':
       // RFC 9110 15.4.5: a 304 carries the validators and cache policy, no content metadata.
       return { status: 304, headers: { ...validators, date }, body: undefined };
@@ -77,13 +84,7 @@ export function planFileResponse(request: FileRequest, file: FileFacts, now: num
   const range = applyRange ? decideRange(request.range, file.size) : ({ kind: 'whole' } as const);
   switch (range.kind) {
     case 'unsatisfiable':
-      return errorPlan(416, {
-        'content-range': `bytes */${file.size}`,
-        'accept-ranges': 'bytes',
-        date,
-        'cache-control': ERROR_CACHE_CONTROL,
-        'content-length': 0,
-      });
+      return { status: 416, size: file.size };
     case 'partial': {
       const headers = {
         ...representation,
@@ -100,10 +101,6 @@ export function planFileResponse(request: FileRequest, file: FileFacts, now: num
     default:
       return unreachable(range);
   }
-}
-
-function errorPlan(status: 412 | 416, headers: Record<string, string | number>): FilePlan {
-  return { status, headers, body: undefined };
 }
 
 function unreachable(value: never): never {

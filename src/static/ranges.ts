@@ -4,6 +4,7 @@
  * answered with the whole representation, which RFC 9110 14.2 allows ("a server MAY ignore
  * the Range header field").
  */
+import { isOws, skipDigits, skipOws } from './scan.js';
 
 /** What to send for a Range header. `end` is inclusive, as in Content-Range. */
 export type RangeDecision =
@@ -17,24 +18,53 @@ const UNSATISFIABLE: RangeDecision = { kind: 'unsatisfiable' };
 /**
  * Decides a `Range` header value for a representation of `size` bytes:
  * `bytes=0-499`, `bytes=500-` and `bytes=-500` (the last 500) give `partial`, clamped to the
- * size; a first byte at or past the end, or `bytes=-0`, gives `unsatisfiable`.
+ * size; a first byte at or past the end, or `bytes=-0`, gives `unsatisfiable`. Scanned by hand
+ * in one forward pass.
  */
 export function decideRange(value: string | undefined, size: number): RangeDecision {
   if (value === undefined) return WHOLE;
   // RFC 9110 14.1.1: ranges-specifier = range-unit "=" range-set; the unit is case-insensitive.
   const equals = value.indexOf('=');
-  if (equals < 0 || value.slice(0, equals).trim().toLowerCase() !== 'bytes') return WHOLE;
-  // 1#range-spec: recipients ignore empty list elements (RFC 9110 5.6.1.2).
-  const specs = value
-    .slice(equals + 1)
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (specs.length !== 1) return WHOLE;
-  const spec = /^(\d*)-(\d*)$/.exec(specs[0]!);
-  if (!spec) return WHOLE;
-  const first = spec[1]!;
-  const last = spec[2]!;
+  if (equals < 0 || !isBytesUnit(value, equals)) return WHOLE;
+  let spec: RangeSpec | undefined;
+  let at = skipOws(value, equals + 1);
+  while (at < value.length) {
+    // 1#range-spec: recipients ignore empty list elements (RFC 9110 5.6.1.2).
+    if (value.charCodeAt(at) === COMMA) {
+      at = skipOws(value, at + 1);
+      continue;
+    }
+    if (spec !== undefined) return WHOLE; // a second range
+    const firstEnd = skipDigits(value, at);
+    if (value.charCodeAt(firstEnd) !== HYPHEN) return WHOLE;
+    const lastEnd = skipDigits(value, firstEnd + 1);
+    spec = { first: value.slice(at, firstEnd), last: value.slice(firstEnd + 1, lastEnd) };
+    at = skipOws(value, lastEnd);
+    if (at < value.length && value.charCodeAt(at) !== COMMA) return WHOLE;
+  }
+  return spec === undefined ? WHOLE : decideSpec(spec, size);
+}
+
+const COMMA = 0x2c;
+const HYPHEN = 0x2d;
+
+/** The digits either side of the hyphen of one range-spec, as sent (either may be empty). */
+interface RangeSpec {
+  readonly first: string;
+  readonly last: string;
+}
+
+/** Whether the text before the `=` at `equals` is `bytes`, in any case, with optional whitespace. */
+function isBytesUnit(value: string, equals: number): boolean {
+  const start = skipOws(value, 0);
+  let end = equals;
+  while (end > start && isOws(value.charCodeAt(end - 1))) end--;
+  return end - start === BYTES.length && value.slice(start, end).toLowerCase() === BYTES;
+}
+
+const BYTES = 'bytes';
+
+function decideSpec({ first, last }: RangeSpec, size: number): RangeDecision {
   if (first === '') {
     if (last === '') return WHOLE; // `bytes=-` is no range-spec
     return suffixRange(Number(last), size);

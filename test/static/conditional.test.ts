@@ -23,7 +23,10 @@ describe('strongEntityTag and lastModifiedOf', () => {
     assert.notEqual(strongEntityTag(1n, 1_000_000_001n), strongEntityTag(1n, 1_000_000_002n), 'one ns apart');
   });
   it('truncates Last-Modified to whole seconds', () => {
-    assert.equal(lastModifiedOf(MODIFIED + 999.9), MODIFIED);
+    assert.equal(lastModifiedOf(MODIFIED + 999.9, NOW), MODIFIED);
+  });
+  it('replaces a modification time in the future with the date of the message (whole seconds)', () => {
+    assert.equal(lastModifiedOf(Date.UTC(2030, 0, 1), NOW + 250), NOW);
   });
 });
 

@@ -5,20 +5,30 @@
  * processes can share a file without interleaving inside a line. The file for each line is
  * derived from the clock when it is logged (the next day boundary is cached), so a restart, a
  * sleeping laptop or a clock step never writes to the wrong day. Files are never renamed.
+ *
+ * Bounds: the queue (lines dropped past it are counted, and one line says how many) and one
+ * day's file (past `maxBytes` lines are counted, and the next day's file starts with how many).
+ * A day's file deleted or renamed under the sink is noticed within a second of the next write.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_LOG_MAX_BYTES } from './config.js';
 import { createTimestamper, formatLine, type Logger, type LogLevel } from './log.js';
-import { localDate, nextMidnight, pruneList } from './log-rotation.js';
+import { DayCap } from './log-day-cap.js';
+import { LineQueue, type QueuedLine } from './log-queue.js';
+import { OpenLogFile } from './log-open-file.js';
+import { dailyLogFileName, LocalDates, pruneList } from './log-rotation.js';
 
 export interface FileLoggerOptions {
   readonly dir: string;
   readonly appEnv: string;
   readonly timeZone: string;
   readonly maxFiles: number;
+  /** Bytes one day's file may reach; later lines of that day are counted, not written (default 100 MiB). */
+  readonly maxBytes?: number;
   readonly clock?: () => number;
-  /** Where the one-line notice of an unwritable log goes (default: stderr). */
+  /** Where the one-line notices of an unwritable or full log go (default: stderr). */
   readonly warn?: (line: string) => void;
   /** How long to wait before trying an unwritable directory again (default 30 s). */
   readonly retryMs?: number;
@@ -35,222 +45,255 @@ export interface FileLogger extends Logger {
   close(): Promise<void>;
 }
 
-interface Entry {
-  readonly file: string;
-  readonly text: string;
-}
-
+const DEFAULT_RETRY_MS = 30_000;
+const DEFAULT_FLUSH_DELAY_MS = 20;
+const DEFAULT_MAX_QUEUED_BYTES = 16 << 20;
+/** The most one write call carries. */
 const MAX_BATCH_BYTES = 1 << 20;
+
+/** What to write for one batch: a notice owed for an earlier day, then the lines under the cap. */
+interface WritePlan {
+  readonly data: Buffer;
+  readonly kept: number;
+  readonly withNotice: boolean;
+}
 
 /** Creates the sink and applies retention once; never throws for an unwritable directory. */
 export function createFileLogger(options: FileLoggerOptions): FileLogger {
-  const { dir, appEnv, timeZone, maxFiles } = options;
-  const clock = options.clock ?? Date.now;
-  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const retryMs = options.retryMs ?? 30_000;
-  const maxQueuedBytes = options.maxQueuedBytes ?? 16 << 20;
-  const flushDelayMs = options.flushDelayMs ?? 20;
-  const stamp = createTimestamper(timeZone);
+  return new DailyFileSink(options);
+}
 
-  const queue: Entry[] = [];
-  let queuedBytes = 0;
-  let dropped = 0;
-  let day = '';
-  let boundary = -Infinity;
-  let lastInstant = -Infinity;
-  let handle: { file: string; fd: FileHandle } | undefined;
-  let pumping: Promise<void> | undefined;
+class DailyFileSink implements FileLogger {
+  readonly #dir: string;
+  readonly #appEnv: string;
+  readonly #maxFiles: number;
+  readonly #retryMs: number;
+  readonly #flushDelayMs: number;
+  readonly #clock: () => number;
+  readonly #warn: (line: string) => void;
+  readonly #stamp: (instant: number) => string;
+  readonly #dates: LocalDates;
+  readonly #queue: LineQueue;
+  /** Lines refused by the full queue since the last one accepted. */
+  #queueDropped = 0;
+  #open: OpenLogFile | undefined;
+  #pumping: Promise<void> | undefined;
   /** Writing is paused until the retry timer fires. */
-  let failing = false;
+  #failing = false;
   /** A failure was reported on stderr and no write has succeeded since. */
-  let reported = false;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let closed = false;
+  #reported = false;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  readonly #cap: DayCap;
 
-  /** The file for an instant; recomputed past the cached boundary or when the clock went back. */
-  function fileFor(instant: number): string {
-    if (instant >= boundary || instant < lastInstant) {
-      day = localDate(instant, timeZone);
-      boundary = nextMidnight(instant, timeZone);
+  constructor(options: FileLoggerOptions) {
+    this.#dir = options.dir;
+    this.#appEnv = options.appEnv;
+    this.#maxFiles = options.maxFiles;
+    this.#cap = new DayCap(options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
+    this.#retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+    this.#flushDelayMs = options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS;
+    this.#clock = options.clock ?? Date.now;
+    this.#warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+    this.#stamp = createTimestamper(options.timeZone);
+    this.#dates = new LocalDates(options.timeZone);
+    this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);
+    // Retention at start-up, synchronously so that a starting service is in a known state.
+    try {
+      mkdirSync(this.#dir, { recursive: true });
+      for (const name of this.#pruneList(readdirSync(this.#dir))) {
+        try {
+          unlinkSync(join(this.#dir, name));
+        } catch {
+          // another process may have pruned it first
+        }
+      }
+    } catch (err) {
+      this.#reportFailure(err as NodeJS.ErrnoException);
     }
-    lastInstant = instant;
-    return `${appEnv}-${day}.log`;
   }
 
-  async function prune(): Promise<void> {
+  log(channel: string, level: LogLevel, message: string): void {
+    const instant = this.#clock();
+    this.#enqueue(instant, formatLine(this.#stamp(instant), channel, level, message));
+    if (this.#closed) this.flushSync();
+    else this.#schedule();
+  }
+
+  async flush(): Promise<void> {
+    while (this.#pumping) await this.#pumping;
+    if (this.#queue.length > 0 && this.#failing) return; // nothing more can be written now
+    if (this.#queue.length > 0) {
+      this.#schedule();
+      await this.flush();
+    }
+  }
+
+  flushSync(): void {
+    if (this.#queue.length > 0) {
+      try {
+        mkdirSync(this.#dir, { recursive: true });
+        while (this.#queue.length > 0) this.#writeBatchSync(this.#queue.takeBatch(MAX_BATCH_BYTES));
+      } catch (err) {
+        const lost = this.#queue.clear();
+        this.#warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      }
+    }
+    // No next day's file will tell of the full day: stderr does.
+    this.#tellCapDropsOnStderr();
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    if (this.#open) {
+      await this.#open.close();
+      this.#open = undefined;
+    }
+    this.#tellCapDropsOnStderr();
+  }
+
+  #enqueue(instant: number, text: string): void {
+    const bytes = Buffer.byteLength(text);
+    if (!this.#queue.fits(bytes)) {
+      this.#queueDropped++;
+      return;
+    }
+    const date = this.#dates.dateOf(instant);
+    if (this.#queueDropped > 0) {
+      const message = `${this.#queueDropped} log lines dropped: the log queue was full`;
+      const notice = formatLine(this.#stamp(instant), 'app', 'WARNING', message);
+      this.#queueDropped = 0;
+      this.#queue.push({ date, instant, text: notice, bytes: Buffer.byteLength(notice) });
+    }
+    this.#queue.push({ date, instant, text, bytes });
+  }
+
+  #schedule(): void {
+    if (this.#pumping || this.#failing) return;
+    // Waiting a little gathers a flood's lines into few large writes instead of many small ones.
+    this.#pumping = new Promise<void>((resolve) => setTimeout(resolve, this.#flushDelayMs))
+      .then(() => this.#pump())
+      .finally(() => {
+        this.#pumping = undefined;
+        if (this.#queue.length > 0 && !this.#failing) this.#schedule();
+      });
+  }
+
+  async #pump(): Promise<void> {
+    while (this.#queue.length > 0 && !this.#failing) {
+      const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
+      try {
+        const file = await this.#fileFor(batch[0]!.date);
+        const plan = this.#plan(batch, file.size);
+        await file.write(plan.data);
+        this.#commit(batch, plan, file.path);
+        if (this.#reported) {
+          this.#reported = false;
+          this.#warn(`log: writing to ${this.#dir} again`);
+        }
+      } catch (err) {
+        // Put the batch back in front, keep answering, say so once, retry later.
+        this.#queue.putBack(batch);
+        this.#reportFailure(err as NodeJS.ErrnoException);
+      }
+    }
+  }
+
+  #writeBatchSync(batch: QueuedLine[]): void {
+    const path = join(this.#dir, dailyLogFileName(this.#appEnv, batch[0]!.date));
     try {
-      await mkdir(dir, { recursive: true });
-      for (const name of pruneList(await readdir(dir), appEnv, maxFiles)) {
-        await unlink(join(dir, name)).catch(() => {}); // another process may have pruned it first
+      const fd = openSync(path, 'a');
+      try {
+        const plan = this.#plan(batch, fstatSync(fd).size);
+        for (let offset = 0; offset < plan.data.byteLength; ) offset += writeSync(fd, plan.data, offset);
+        this.#commit(batch, plan, path);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      this.#queue.putBack(batch);
+      throw err;
+    }
+  }
+
+  /**
+   * The open file of `date`, checked at most once a second: a deleted or renamed file is
+   * replaced by a fresh one of the day's name, which (like a truncated one) takes lines again.
+   */
+  async #fileFor(date: string): Promise<OpenLogFile> {
+    const now = this.#clock();
+    const current = this.#open;
+    if (current?.date === date) {
+      const found = await current.check(now);
+      if (found !== 'same') this.#cap.reset(date);
+      if (found !== 'replaced') return current;
+    }
+    await mkdir(this.#dir, { recursive: true });
+    const opened = await OpenLogFile.open(date, join(this.#dir, dailyLogFileName(this.#appEnv, date)), now);
+    this.#open = opened;
+    if (current) await current.close();
+    // A new day's file (or the first): keep only the newest maxFiles, this one included.
+    if (current?.date !== date) await this.#prune();
+    return opened;
+  }
+
+  #plan(batch: readonly QueuedLine[], size: number): WritePlan {
+    const first = batch[0]!;
+    const kept = this.#cap.linesToWrite(batch, size);
+    const notice = this.#cap.noticeFor(first.date);
+    let text = notice === undefined ? '' : formatLine(this.#stamp(first.instant), 'app', 'WARNING', notice);
+    for (let i = 0; i < kept; i++) text += batch[i]!.text;
+    return { data: Buffer.from(text), kept, withNotice: notice !== undefined };
+  }
+
+  /** Books a written batch with the cap, and says once on stderr that a day's file is full. */
+  #commit(batch: readonly QueuedLine[], plan: WritePlan, path: string): void {
+    const announcement = this.#cap.record(batch[0]!.date, batch.length - plan.kept, plan.withNotice, path);
+    if (announcement !== undefined) this.#warn(announcement);
+  }
+
+  #tellCapDropsOnStderr(): void {
+    const notice = this.#cap.takeNotice();
+    if (notice !== undefined) this.#warn(formatLine(this.#stamp(this.#clock()), 'app', 'WARNING', notice).trimEnd());
+  }
+
+  #pruneList(names: string[]): string[] {
+    return pruneList(names, this.#appEnv, this.#maxFiles);
+  }
+
+  async #prune(): Promise<void> {
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      for (const name of this.#pruneList(await readdir(this.#dir))) {
+        await unlink(join(this.#dir, name)).catch(() => {}); // another process may have pruned it first
       }
     } catch {
       // An unreadable directory is reported by the writer; retention tries again next day.
     }
   }
 
-  function enqueue(text: string, instant: number): void {
-    const bytes = Buffer.byteLength(text);
-    if (queuedBytes + bytes > maxQueuedBytes) {
-      dropped++;
-      return;
+  #reportFailure(err: NodeJS.ErrnoException): void {
+    if (this.#open) {
+      void this.#open.close();
+      this.#open = undefined;
     }
-    if (dropped > 0) {
-      const notice = formatLine(stamp(instant), 'app', 'WARNING', `${dropped} log lines dropped: the log queue was full`);
-      dropped = 0;
-      queue.push({ file: fileFor(instant), text: notice });
-      queuedBytes += Buffer.byteLength(notice);
+    if (!this.#reported) {
+      this.#reported = true;
+      this.#warn(
+        `log: cannot write to ${this.#dir} (${err.code ?? err.message}); the service keeps answering and retries every ${this.#retryMs / 1000} s`,
+      );
     }
-    queue.push({ file: fileFor(instant), text });
-    queuedBytes += bytes;
-  }
-
-  /** Takes the longest run of queued lines for one file, up to MAX_BATCH_BYTES. */
-  function takeBatch(): { file: string; data: Buffer; entries: Entry[] } {
-    const file = queue[0]!.file;
-    const entries: Entry[] = [];
-    let size = 0;
-    while (queue.length > 0 && queue[0]!.file === file && (size === 0 || size + queue[0]!.text.length <= MAX_BATCH_BYTES)) {
-      const entry = queue.shift()!;
-      entries.push(entry);
-      size += entry.text.length;
-    }
-    const data = Buffer.from(entries.map((e) => e.text).join(''));
-    queuedBytes -= data.byteLength;
-    return { file, data, entries };
-  }
-
-  async function fdFor(file: string) {
-    if (handle?.file === file) return handle.fd;
-    await mkdir(dir, { recursive: true });
-    const fd = await open(join(dir, file), 'a');
-    const previous = handle;
-    handle = { file, fd };
-    if (previous) await previous.fd.close().catch(() => {});
-    // A new file (a new day, or the first write): keep only the newest maxFiles, this one included.
-    await prune();
-    return fd;
-  }
-
-  async function writeAll(fd: FileHandle, data: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < data.byteLength) {
-      const { bytesWritten } = await fd.write(data, offset, data.byteLength - offset);
-      offset += bytesWritten;
-    }
-  }
-
-  async function pump(): Promise<void> {
-    while (queue.length > 0 && !failing) {
-      const { file, data, entries } = takeBatch();
-      try {
-        await writeAll(await fdFor(file), data);
-        if (reported) {
-          reported = false;
-          warn(`log: writing to ${dir} again`);
-        }
-      } catch (err) {
-        // Put the batch back in front, keep answering, say so once, retry later.
-        queue.unshift(...entries);
-        queuedBytes += data.byteLength;
-        reportFailure(err as NodeJS.ErrnoException);
-      }
-    }
-  }
-
-  function reportFailure(err: NodeJS.ErrnoException): void {
-    if (handle) {
-      void handle.fd.close().catch(() => {});
-      handle = undefined;
-    }
-    if (!reported) {
-      reported = true;
-      warn(`log: cannot write to ${dir} (${err.code ?? err.message}); the service keeps answering and retries every ${retryMs / 1000} s`);
-    }
-    failing = true;
-    clearTimeout(retryTimer);
+    this.#failing = true;
+    clearTimeout(this.#retryTimer);
     // Retry at the next day change if it comes sooner (a new day may mean a new mount, a new quota).
-    const untilNextDay = Number.isFinite(boundary) ? Math.max(0, boundary - clock()) : retryMs;
-    retryTimer = setTimeout(() => {
-      failing = false;
-      schedule();
-    }, Math.min(retryMs, untilNextDay));
-    retryTimer.unref();
+    const boundary = this.#dates.nextMidnight;
+    const untilNextDay = Number.isFinite(boundary) ? Math.max(0, boundary - this.#clock()) : this.#retryMs;
+    this.#retryTimer = setTimeout(() => {
+      this.#failing = false;
+      this.#schedule();
+    }, Math.min(this.#retryMs, untilNextDay));
+    this.#retryTimer.unref();
   }
-
-  function schedule(): void {
-    if (pumping || failing) return;
-    // Waiting a little gathers a flood's lines into few large writes instead of many small ones.
-    pumping = new Promise<void>((resolve) => setTimeout(resolve, flushDelayMs))
-      .then(pump)
-      .finally(() => {
-        pumping = undefined;
-        if (queue.length > 0 && !failing) schedule();
-      });
-  }
-
-  function flushSync(): void {
-    const total = queue.length;
-    let written = 0;
-    if (total === 0) return;
-    try {
-      mkdirSync(dir, { recursive: true });
-      while (queue.length > 0) {
-        const { file, data, entries } = takeBatch();
-        const fd = openSync(join(dir, file), 'a');
-        try {
-          let offset = 0;
-          while (offset < data.byteLength) offset += writeSync(fd, data, offset);
-        } finally {
-          closeSync(fd);
-        }
-        written += entries.length;
-      }
-    } catch (err) {
-      queue.length = 0;
-      queuedBytes = 0;
-      const lost = total - written;
-      warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-    }
-  }
-
-  // Retention at start-up, synchronously so that a starting service is in a known state.
-  try {
-    mkdirSync(dir, { recursive: true });
-    for (const name of pruneList(readdirSync(dir), appEnv, maxFiles)) {
-      try {
-        unlinkSync(join(dir, name));
-      } catch {
-        // another process may have pruned it first
-      }
-    }
-  } catch (err) {
-    reportFailure(err as NodeJS.ErrnoException);
-  }
-
-  return {
-    log(channel: string, level: LogLevel, message: string) {
-      const instant = clock();
-      enqueue(formatLine(stamp(instant), channel, level, message), instant);
-      if (closed) flushSync();
-      else schedule();
-    },
-    async flush() {
-      while (pumping) await pumping;
-      if (queue.length > 0 && failing) return; // nothing more can be written now
-      if (queue.length > 0) {
-        schedule();
-        await this.flush();
-      }
-    },
-    flushSync,
-    async close() {
-      await this.flush();
-      closed = true;
-      clearTimeout(retryTimer);
-      if (handle) {
-        await handle.fd.close().catch(() => {});
-        handle = undefined;
-      }
-    },
-  };
 }

@@ -12,7 +12,12 @@ export function localDate(instant: number, timeZone: string): string {
 
 /** `prod-2026-03-29.log`: the file that lines logged at `instant` go to. */
 export function logFileName(appEnv: string, instant: number, timeZone: string): string {
-  return `${appEnv}-${localDate(instant, timeZone)}.log`;
+  return dailyLogFileName(appEnv, localDate(instant, timeZone));
+}
+
+/** `prod-2026-03-29.log`: the file of a local date. */
+export function dailyLogFileName(appEnv: string, date: string): string {
+  return `${appEnv}-${date}.log`;
 }
 
 const DAY_MS = 86_400_000;
@@ -50,4 +55,34 @@ export function pruneList(fileNames: readonly string[], appEnv: string, maxFiles
   // Dates are zero-padded, so name order is date order.
   const daily = fileNames.filter((name) => pattern.test(name)).sort().reverse();
   return daily.slice(maxFiles);
+}
+
+/**
+ * The local date of each instant in a flood of them: computed again only past the cached next
+ * midnight or when the clock went back, so most lines cost one comparison.
+ */
+export class LocalDates {
+  readonly #timeZone: string;
+  #date = '';
+  #boundary = -Infinity;
+  #last = -Infinity;
+
+  constructor(timeZone: string) {
+    this.#timeZone = timeZone;
+  }
+
+  /** `2026-03-29`: the date of `instant` in the time zone. */
+  dateOf(instant: number): string {
+    if (instant >= this.#boundary || instant < this.#last) {
+      this.#date = localDate(instant, this.#timeZone);
+      this.#boundary = nextMidnight(instant, this.#timeZone);
+    }
+    this.#last = instant;
+    return this.#date;
+  }
+
+  /** The instant the latest date asked for ends (-Infinity before the first question). */
+  get nextMidnight(): number {
+    return this.#boundary;
+  }
 }

@@ -1,0 +1,80 @@
+/**
+ * The sink's pure middle: queued lines in order, bounded in bytes, taken in batches of one day's
+ * file; and which lines of a batch still fit under the day's cap.
+ */
+
+/** One formatted line waiting to be written. */
+export interface QueuedLine {
+  /** The local date of the line: it names the file. */
+  readonly date: string;
+  readonly instant: number;
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** Lines in the order they were logged, at most `maxBytes` of them waiting. */
+export class LineQueue {
+  readonly #maxBytes: number;
+  #lines: QueuedLine[] = [];
+  #bytes = 0;
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  get length(): number {
+    return this.#lines.length;
+  }
+
+  /** Whether `bytes` more still fit under the bound. */
+  fits(bytes: number): boolean {
+    return this.#bytes + bytes <= this.#maxBytes;
+  }
+
+  push(line: QueuedLine): void {
+    this.#lines.push(line);
+    this.#bytes += line.bytes;
+  }
+
+  /** The longest run of lines of the first line's date, up to `maxBytes` (always one at least). */
+  takeBatch(maxBytes: number): QueuedLine[] {
+    const date = this.#lines[0]?.date;
+    let count = 0;
+    let size = 0;
+    for (const line of this.#lines) {
+      if (line.date !== date || (count > 0 && size + line.bytes > maxBytes)) break;
+      count++;
+      size += line.bytes;
+    }
+    this.#bytes -= size;
+    return this.#lines.splice(0, count);
+  }
+
+  /** Puts a batch that could not be written back in front, in its order. */
+  putBack(lines: readonly QueuedLine[]): void {
+    this.#lines = lines.concat(this.#lines);
+    for (const line of lines) this.#bytes += line.bytes;
+  }
+
+  /** Empties the queue; returns how many lines it held. */
+  clear(): number {
+    const count = this.#lines.length;
+    this.#lines = [];
+    this.#bytes = 0;
+    return count;
+  }
+}
+
+/**
+ * How many of a batch's lines to write into a file of `size` bytes capped at `maxBytes`: the
+ * lines up to the first that would cross the cap; that one and all after it are dropped, so a
+ * day's file shows no gaps but one at its end.
+ */
+export function linesUnderCap(lines: readonly QueuedLine[], size: number, maxBytes: number): number {
+  let total = size;
+  for (let i = 0; i < lines.length; i++) {
+    total += lines[i]!.bytes;
+    if (total > maxBytes) return i;
+  }
+  return lines.length;
+}

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSeconds, load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
+import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -35,6 +36,15 @@ async function rounds(names, run) {
   }
   return results;
 }
+
+const NOTES = `Server and load generator (autocannon, in its own process) share the same 2 cores, so req/s
+drifts by tens of percent from round to round; the server's CPU time per request, read from
+\`/proc/<pid>/stat\` around each round, is the steadier figure. "bare" is a \`node:http\` handler
+writing the same bytes as our \`GET /\`; fastify returns the same document. In the flood, ours
+writes its own line format through the daily file sink; fastify + pino writes pino's NDJSON line
+through \`pino.destination({ sync: false })\`. Goals: GET / at least 0.95 × bare by server CPU per
+request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start at most 1.3 ×
+bare; idle RSS at most 1.15 × bare. Reproduce: \`cd bench && npm run bench:http\`.`;
 
 const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s, autocannon, 32 connections`];
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
@@ -118,4 +128,4 @@ for (const name of ['ours', 'fastify', 'bare']) {
 }
 
 rmSync(work, { recursive: true, force: true });
-console.log(lines.join('\n'));
+report('## Service against its peers', lines.join('\n'), NOTES);

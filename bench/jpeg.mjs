@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import jpegJs from 'jpeg-js';
 import { encodeJpeg } from '../src/posterEncoder/jpeg/encode.ts';
 import { makeImage, IMAGE_KINDS } from '../test/posterEncoder/jpeg/images.ts';
-import { writeResultsSection } from './lib/results.mjs';
+import { progress, writeResultsSection } from './lib/results.mjs';
 
 const WIDTH = 1125;
 const HEIGHT = 2436;
@@ -80,9 +80,9 @@ async function run() {
       cell.ratios.sharp.push(t.ours / t.sharp);
       cell.ratios['jpeg-js'].push(t.ours / t['jpeg-js']);
     }
-    process.stderr.write(`round ${round + 1}/${WARMUP_ROUNDS + ROUNDS}\r`);
+    progress(`round ${round + 1}/${WARMUP_ROUNDS + ROUNDS}`);
   }
-  process.stderr.write('\n');
+  if (process.stderr.isTTY) process.stderr.write('\n');
   load.after = loadavg()[0];
   for (const cell of cells) {
     cell.bytes = {};

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, machine, median, peakRssMiB, startChild } from './lib/measure.mjs';
+import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -40,10 +41,17 @@ for (let round = 0; round <= ROUNDS; round++) {
   }
 }
 
+const NOTES = `The same 404 flood against our built service with the daily file sink and with logging turned
+off, interleaved; the line count compares what autocannon saw answered with the \`request.ERROR\`
+lines in the files. The sink gathers lines for up to 20 ms into one \`write\`, so a flood costs a
+few hundred writes a second, not one per line. Reproduce: \`cd bench && npm run bench:log\`.`;
+
 const file = median(results.file);
 const none = median(results.none);
-console.log(`404 flood, ${ROUNDS} interleaved rounds of ${DURATION} s, 32 connections (${machine()})`);
-console.log(`  file sink:        ${file.toFixed(0)} req/s median  (${results.file.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakFile.toFixed(1)} MiB`);
-console.log(`  logging disabled: ${none.toFixed(0)} req/s median  (${results.none.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakNone.toFixed(1)} MiB`);
-console.log(`  ratio file/none:  ${(file / none).toFixed(3)}`);
-console.log(`  lines: ${logged} request.ERROR lines for ${answered} requests autocannon counted as answered: ${Math.max(0, answered - logged)} lost`);
+const out = [];
+out.push(`404 flood, ${ROUNDS} interleaved rounds of ${DURATION} s, 32 connections (${machine()})`);
+out.push(`  file sink:        ${file.toFixed(0)} req/s median  (${results.file.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakFile.toFixed(1)} MiB`);
+out.push(`  logging disabled: ${none.toFixed(0)} req/s median  (${results.none.map((x) => x.toFixed(0)).join(', ')})  peak RSS ${peakNone.toFixed(1)} MiB`);
+out.push(`  ratio file/none:  ${(file / none).toFixed(3)}`);
+out.push(`  lines: ${logged} request.ERROR lines for ${answered} requests autocannon counted as answered: ${Math.max(0, answered - logged)} lost`);
+report('## Cost of logging', ['```', ...out, '```'].join('\n'), NOTES);

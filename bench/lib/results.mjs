@@ -15,3 +15,18 @@ export function writeResultsSection(heading, text) {
   }
   writeFileSync(path, `${next.trimEnd()}\n`);
 }
+
+/**
+ * Prints a benchmark's section and, with `--write` among the arguments, puts it in RESULTS.md:
+ * `## heading`, the figures, then `notes` (how to read them, the goals, how to reproduce).
+ */
+export function report(heading, figures, notes = '') {
+  const text = [heading, '', figures.trimEnd(), ...(notes ? ['', notes.trim()] : []), ''].join('\n');
+  console.log(text);
+  if (process.argv.includes('--write')) writeResultsSection(heading, text);
+}
+
+/** A progress line on stderr: rewritten in place on a terminal, one line each elsewhere (logs, CI). */
+export function progress(text) {
+  process.stderr.write(process.stderr.isTTY ? `\r${text}` : `${text}\n`);
+}

@@ -107,11 +107,25 @@ export class InvalidToken extends Error {
   }
 }
 
+/** JWT_TOKEN_TTL's default (SPEC 11), for library callers that do not pass one. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+
+/** The time rules of verification, in seconds. */
+export interface TokenTimeRules {
+  /** Tolerance on `iat`, `nbf` and `exp` (JWT_CLOCK_SKEW). */
+  readonly skewSeconds: number;
+  /** The longest lifetime a token may have (JWT_TOKEN_TTL), enforced here, not only when issuing. */
+  readonly ttlSeconds: number;
+}
+
 /**
- * Verifies a compact JWS: ES512 only, `exp` required, `exp`/`nbf` with `skewSeconds` of
- * tolerance, `iat` not in the future beyond the skew. Throws InvalidToken with the reason.
+ * Verifies a compact JWS: ES512 only, `exp` and `iat` required, `exp`/`nbf` with `skewSeconds`
+ * of tolerance, `iat` not in the future beyond the skew, not older than `ttlSeconds` + skew, and
+ * `exp - iat` at most `ttlSeconds`. Throws InvalidToken with the reason.
  */
-export async function verifyToken(token: string, publicKey: KeyObject, skewSeconds: number, now: number): Promise<JWTPayload> {
+export async function verifyToken(
+  token: string, publicKey: KeyObject, skewSeconds: number, now: number, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
+): Promise<JWTPayload> {
   if (token.length > MAX_TOKEN_LENGTH) throw new InvalidToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
   let payload: JWTPayload;
   try {
@@ -119,15 +133,36 @@ export async function verifyToken(token: string, publicKey: KeyObject, skewSecon
       algorithms: [JWT_ALGORITHM],
       clockTolerance: skewSeconds,
       currentDate: new Date(now),
-      requiredClaims: ['exp'],
+      requiredClaims: ['exp', 'iat'],
     }));
   } catch (err) {
     throw new InvalidToken(describeJoseError(err));
   }
-  if (typeof payload.iat === 'number' && payload.iat > now / 1000 + skewSeconds) {
-    throw new InvalidToken('the token was issued in the future ("iat")');
-  }
+  const refusal = lifetimeRefusal(payload as { iat: number; exp: number }, { skewSeconds, ttlSeconds }, now);
+  if (refusal) throw new InvalidToken(refusal);
   return payload;
+}
+
+/**
+ * Why a token's `iat`/`exp` break the lifetime rules at `now` (milliseconds), or undefined. A
+ * token minted with a far `exp` (stolen signing key, a buggy issuer) is refused: the TTL is a
+ * property of the service, not of whoever signed the token.
+ */
+export function lifetimeRefusal(claims: { readonly iat: number; readonly exp: number }, rules: TokenTimeRules, now: number): string | undefined {
+  const nowSeconds = now / 1000;
+  if (claims.iat > nowSeconds + rules.skewSeconds) return 'the token was issued in the future ("iat")';
+  if (nowSeconds - claims.iat > rules.ttlSeconds + rules.skewSeconds) {
+    return `the token was issued more than ${rules.ttlSeconds} seconds ago (JWT_TOKEN_TTL)`;
+  }
+  if (claims.exp - claims.iat > rules.ttlSeconds) {
+    return `the token's lifetime ("exp" - "iat") is longer than ${rules.ttlSeconds} seconds (JWT_TOKEN_TTL)`;
+  }
+  return undefined;
+}
+
+/** Until when (milliseconds) verified claims stay valid: min(exp, iat + ttl) + skew. */
+export function tokenValidUntil(claims: { readonly iat: number; readonly exp: number }, rules: TokenTimeRules): number {
+  return (Math.min(claims.exp, claims.iat + rules.ttlSeconds) + rules.skewSeconds) * 1000;
 }
 
 function describeJoseError(err: unknown): string {
@@ -145,7 +180,8 @@ function describeJoseError(err: unknown): string {
 
 /**
  * Verified tokens, so a client reusing its token costs a hash lookup instead of a P-521
- * verification. Bounded; an entry is dropped at `exp` + skew.
+ * verification. Bounded; an entry holds only as long as verification would pass: until
+ * min(exp, iat + ttl) + skew (`tokenValidUntil`).
  */
 export class VerifiedTokenCache {
   readonly #max: number;
@@ -170,11 +206,12 @@ export class VerifiedTokenCache {
     return entry.claims;
   }
 
-  set(token: string, claims: JWTPayload, skewSeconds: number): void {
-    if (typeof claims.exp !== 'number') return;
+  set(token: string, claims: JWTPayload, rules: TokenTimeRules): void {
+    // Only verified claims come here, and verification requires both.
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return;
     const key = cacheKey(token);
     this.#entries.delete(key);
-    this.#entries.set(key, { claims, validUntil: (claims.exp + skewSeconds) * 1000 });
+    this.#entries.set(key, { claims, validUntil: tokenValidUntil({ iat: claims.iat, exp: claims.exp }, rules) });
     // Oldest first in insertion order.
     while (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
   }
@@ -205,6 +242,8 @@ export function bearerToken(authorization: string | undefined): string | undefin
 export interface BearerGuardOptions {
   readonly publicKey: KeyObject;
   readonly skewSeconds: number;
+  /** JWT_TOKEN_TTL: the longest lifetime a token may have. */
+  readonly ttlSeconds: number;
   readonly realm: string;
   readonly clock: () => number;
   readonly cache?: VerifiedTokenCache;
@@ -212,7 +251,7 @@ export interface BearerGuardOptions {
 
 /** Returns the claims of a request's valid bearer token, or throws Unauthorized. */
 export function createBearerGuard(options: BearerGuardOptions): (authorization: string | undefined) => Promise<JWTPayload> {
-  const { publicKey, skewSeconds, realm, clock, cache } = options;
+  const { publicKey, skewSeconds, ttlSeconds, realm, clock, cache } = options;
   return async (authorization) => {
     const token = bearerToken(authorization);
     if (token === undefined) throw new Unauthorized(realm, 'This route needs a bearer token.', false);
@@ -221,8 +260,8 @@ export function createBearerGuard(options: BearerGuardOptions): (authorization: 
     const cached = cache?.get(token, now);
     if (cached) return cached;
     try {
-      const claims = await verifyToken(token, publicKey, skewSeconds, now);
-      cache?.set(token, claims, skewSeconds);
+      const claims = await verifyToken(token, publicKey, skewSeconds, now, ttlSeconds);
+      cache?.set(token, claims, { skewSeconds, ttlSeconds });
       return claims;
     } catch (err) {
       if (err instanceof InvalidToken) throw new Unauthorized(realm, `The token is not valid: ${err.message}.`, true);

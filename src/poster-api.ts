@@ -1,13 +1,24 @@
 /**
  * `POST <SERVICE_BASE>posters` (only with POSTER_API=1): a bearer token, a JSON poster spec in,
- * 201 with the poster's URL out. Rendering runs in the worker pool.
+ * 201 with the poster's URL out. Rendering runs in the worker pool; this module decides what may
+ * be rendered and written.
+ *
+ * Order of the answers, cheapest first: 401 (token) and 415 (media type) before anything is
+ * read; 429 (POSTER_RATE_LIMIT, before the body: a refused request costs no read); 413, 400, 422
+ * on the body; then an existing poster is a 201 without rendering, and a new one is checked
+ * against POSTER_MAX_BYTES (507) before rendering, when the store is already full, and with its
+ * real size after rendering, before anything is written.
  */
+import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
 import type { Handler } from './app.js';
 import type { Config } from './config.js';
-import { POSTER_HEIGHT, POSTER_WIDTH } from './posterEncoder/poster.js';
+import { POSTER_HEIGHT, POSTER_WIDTH, posterFileName } from './posterEncoder/poster.js';
 import { validatePosterSpec } from './posterEncoder/spec.js';
+import { writePosterFile } from './poster-files.js';
 import type { RenderPool } from './poster-pool.js';
+import { fileSize, PosterUsage } from './poster-quota.js';
+import { PosterRateLimiter } from './poster-rate.js';
 import { Problem } from './problem.js';
 import { namespaceUrl } from './request.js';
 import { UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody } from './request-body.js';
@@ -15,6 +26,10 @@ import { sendBody } from './response.js';
 import type { Route } from './router.js';
 
 export const POSTER_BODY_LIMIT = 64 * 1024;
+/** Where posters go, under PUBLIC_DIR (and so under STATIC_BASE). */
+export const POSTERS_DIR = 'posters';
+/** Where the rate limiter keeps its counts, under VAR_DIR. */
+export const POSTER_RATE_DIR = 'poster-rate';
 
 /** A spec that does not validate; `errors` lists every problem with its JSON pointer. */
 export class InvalidPosterSpec extends Problem {
@@ -29,19 +44,58 @@ export interface PosterApiOptions {
   readonly config: Config;
   readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
   readonly pool: RenderPool;
+  /** Milliseconds since the epoch, for the rate limit's windows. */
+  readonly clock?: () => number;
 }
 
-export function posterApiRoute({ config, guard, pool }: PosterApiOptions): Route<Handler> {
+/**
+ * Whose requests the rate limit counts: the token's `sub`, else the `username` claim that `jwt
+ * token` writes; tokens with neither share one count.
+ */
+export function tokenSubject(claims: JWTPayload): string {
+  if (typeof claims.sub === 'string') return `sub:${claims.sub}`;
+  if (typeof claims.username === 'string') return `username:${claims.username}`;
+  return 'none';
+}
+
+export function posterApiRoute({ config, guard, pool, clock = Date.now }: PosterApiOptions): Route<Handler> {
+  const postersDir = join(config.publicDir, POSTERS_DIR);
+  const usage = new PosterUsage(postersDir, config.posterMaxBytes);
+  // The walk runs at start-up; a failure here is retried, and answered, by the first request.
+  usage.refresh().catch(() => {});
+  const limiter = config.posterRateLimit > 0
+    ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
+    : undefined;
+
+  /** Renders and writes a poster that is not there yet, within POSTER_MAX_BYTES; its size. */
+  const create = async (spec: Parameters<RenderPool['render']>[0], name: string): Promise<number> => {
+    await usage.checkRoom();
+    const bytes = await pool.render(spec);
+    // Another request may have written it while this one rendered.
+    const written = await fileSize(join(postersDir, name));
+    if (written !== undefined) return written;
+    const reservation = await usage.reserve(bytes.byteLength);
+    try {
+      if (await writePosterFile(postersDir, name, bytes)) await usage.recordWritten({ bytes: bytes.byteLength, name });
+    } finally {
+      reservation.release();
+    }
+    return bytes.byteLength;
+  };
+
   const handler: Handler = async (ctx, req, res) => {
-    await guard(req.headers.authorization);
+    const claims = await guard(req.headers.authorization);
     const type = mediaTypeOf(req.headers['content-type']);
     if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
+    // Every request that gets this far counts, whatever its answer: an existing poster too.
+    await limiter?.take(tokenSubject(claims));
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
     if (!checked.ok) throw new InvalidPosterSpec(checked.errors);
-    const { file, bytes } = await pool.render(checked.spec);
-    const url = namespaceUrl(config.namespaces.static, ctx.baseUrl) + file;
-    const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes });
+    const name = posterFileName(checked.spec);
+    const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.spec, name));
+    const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
+    const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
     sendBody(res, 201, { location: url, 'content-type': 'application/json', 'cache-control': 'no-cache, private' }, body, ctx.receivedAt);
   };
   return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handler };

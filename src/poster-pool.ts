@@ -6,21 +6,16 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { PosterSpec } from './posterEncoder/spec.js';
 import { Problem } from './problem.js';
-
-export interface RenderResult {
-  /** `posters/<hash>.jpg`, relative to the public directory. */
-  readonly file: string;
-  readonly bytes: number;
-}
 
 export interface RenderJob {
   readonly id: number;
-  readonly spec: unknown;
-  readonly publicDir: string;
+  readonly spec: PosterSpec;
 }
 
-export type RenderReply = { readonly id: number } & ({ readonly ok: true; readonly result: RenderResult } | { readonly ok: false; readonly message: string });
+/** A worker's answer: the poster's JPEG bytes, or why it could not be rendered. */
+export type RenderReply = { readonly id: number } & ({ readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly message: string });
 
 /** Every worker is busy and the queue is full. */
 export class RenderQueueFull extends Problem {
@@ -32,12 +27,12 @@ export class RenderQueueFull extends Problem {
 }
 
 export interface RenderPool {
-  render(spec: unknown): Promise<RenderResult>;
+  /** The poster's JPEG bytes, rendered off the event loop; nothing is written. */
+  render(spec: PosterSpec): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
 export interface RenderPoolOptions {
-  readonly publicDir: string;
   readonly size?: number;
   /** Jobs waiting for a worker beyond the ones running (default 4 per worker). */
   readonly maxQueued?: number;
@@ -45,7 +40,7 @@ export interface RenderPoolOptions {
 
 interface Pending {
   readonly job: RenderJob;
-  resolve(result: RenderResult): void;
+  resolve(bytes: Uint8Array): void;
   reject(err: Error): void;
 }
 
@@ -62,7 +57,7 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { eval: true });
 }
 
-export function createRenderPool(options: RenderPoolOptions): RenderPool {
+export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const size = options.size ?? availableParallelism();
   const maxQueued = options.maxQueued ?? size * 4;
   const idle: Worker[] = [];
@@ -77,7 +72,7 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
       const pending = running.get(worker);
       running.delete(worker);
       if (pending) {
-        if (reply.ok) pending.resolve(reply.result);
+        if (reply.ok) pending.resolve(reply.bytes);
         else pending.reject(new Error(reply.message));
       }
       next(worker);
@@ -110,8 +105,8 @@ export function createRenderPool(options: RenderPoolOptions): RenderPool {
   return {
     render(spec) {
       if (idle.length === 0 && queue.length >= maxQueued) return Promise.reject(new RenderQueueFull(1));
-      return new Promise<RenderResult>((resolve, reject) => {
-        const pending: Pending = { job: { id: nextId++, spec, publicDir: options.publicDir }, resolve, reject };
+      return new Promise<Uint8Array>((resolve, reject) => {
+        const pending: Pending = { job: { id: nextId++, spec }, resolve, reject };
         const worker = idle.pop();
         if (worker) {
           running.set(worker, pending);

@@ -1,19 +1,21 @@
 /**
- * A render worker of the poster pool: writes one poster per message and replies with its file.
+ * A render worker of the poster pool: renders one poster per message and replies with its JPEG
+ * bytes (transferred, not copied). Writing the file is the main thread's job, which first checks
+ * the bytes against POSTER_MAX_BYTES.
  */
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { writePoster } from './posterEncoder/poster.js';
+import { renderPoster } from './posterEncoder/poster.js';
 import type { RenderJob, RenderReply } from './poster-pool.js';
 
 parentPort?.on('message', (job: RenderJob) => {
   void (async (): Promise<RenderReply> => {
     try {
-      const path = await writePoster(job.spec as Parameters<typeof writePoster>[0], job.publicDir);
-      return { id: job.id, ok: true, result: { file: `posters/${basename(path)}`, bytes: (await stat(path)).size } };
+      const rendered = await renderPoster(job.spec);
+      // Transfer a buffer that holds exactly the poster, so nothing else crosses with it.
+      const bytes = rendered.byteOffset === 0 && rendered.byteLength === rendered.buffer.byteLength ? rendered : rendered.slice();
+      return { id: job.id, ok: true, bytes };
     } catch (err) {
       return { id: job.id, ok: false, message: err instanceof Error ? err.message : String(err) };
     }
-  })().then((reply) => parentPort?.postMessage(reply));
+  })().then((reply) => parentPort?.postMessage(reply, reply.ok ? [reply.bytes.buffer as ArrayBuffer] : []));
 });

@@ -26,12 +26,13 @@ writeKeyPair(paths, PASS, false);
 const { privateKey, publicKey } = loadKeyPair(paths, PASS);
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const SKEW = 10;
+const TTL = 3600;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const nowS = NOW / 1000;
 
 async function refusal(token: string, now = NOW): Promise<string> {
   try {
-    await verifyToken(token, publicKey, SKEW, now);
+    await verifyToken(token, publicKey, SKEW, now, TTL);
   } catch (err) {
     assert.ok(err instanceof InvalidToken, `not an InvalidToken: ${String(err)}`);
     return err.message;
@@ -90,7 +91,7 @@ describe('key pair', () => {
 describe('verifyToken', () => {
   it('accepts our token and gives its claims', async () => {
     const token = await issueToken(privateKey, 'ana', 3600, NOW);
-    const claims = await verifyToken(token, publicKey, SKEW, NOW + 1000);
+    const claims = await verifyToken(token, publicKey, SKEW, NOW + 1000, TTL);
     assert.deepEqual(claims, { username: 'ana', iat: nowS, exp: nowS + 3600 });
   });
 
@@ -132,18 +133,38 @@ describe('verifyToken', () => {
   });
 
   it('refuses a token expired beyond the skew and accepts one within it', async () => {
-    const token = await es512({ username: 'x', exp: nowS - 11 });
+    const token = await es512({ username: 'x', iat: nowS - 60, exp: nowS - 11 });
     assert.equal(await refusal(token), 'the token has expired');
-    assert.ok(await verifyToken(await es512({ username: 'x', exp: nowS - 9 }), publicKey, SKEW, NOW));
+    assert.ok(await verifyToken(await es512({ username: 'x', iat: nowS - 60, exp: nowS - 9 }), publicKey, SKEW, NOW, TTL));
   });
 
   it('refuses nbf in the future beyond the skew, accepts it within', async () => {
-    assert.equal(await refusal(await es512({ username: 'x', nbf: nowS + 11, exp: nowS + 60 })), 'the token is not valid yet ("nbf")');
-    assert.ok(await verifyToken(await es512({ username: 'x', nbf: nowS + 9, exp: nowS + 60 }), publicKey, SKEW, NOW));
+    assert.equal(await refusal(await es512({ username: 'x', iat: nowS, nbf: nowS + 11, exp: nowS + 60 })), 'the token is not valid yet ("nbf")');
+    assert.ok(await verifyToken(await es512({ username: 'x', iat: nowS, nbf: nowS + 9, exp: nowS + 60 }), publicKey, SKEW, NOW, TTL));
   });
 
   it('refuses iat in the future beyond the skew', async () => {
     assert.equal(await refusal(await es512({ username: 'x', iat: nowS + 11, exp: nowS + 60 })), 'the token was issued in the future ("iat")');
+  });
+
+  it('refuses a token without iat', async () => {
+    assert.equal(await refusal(await es512({ username: 'x', exp: nowS + 60 })), 'the token has no "iat" claim');
+  });
+
+  it('refuses a token whose exp - iat is longer than JWT_TOKEN_TTL', async () => {
+    const hundredYears = 100 * 365 * 86_400;
+    assert.equal(
+      await refusal(await es512({ username: 'x', iat: nowS, exp: nowS + hundredYears })),
+      `the token's lifetime ("exp" - "iat") is longer than ${TTL} seconds (JWT_TOKEN_TTL)`,
+    );
+    assert.ok(await verifyToken(await es512({ username: 'x', iat: nowS, exp: nowS + TTL }), publicKey, SKEW, NOW, TTL), 'exactly the TTL is fine');
+  });
+
+  it('refuses a token issued longer ago than JWT_TOKEN_TTL plus the skew', async () => {
+    const old = await es512({ username: 'x', iat: nowS - TTL - SKEW - 1, exp: nowS + 60 });
+    assert.equal(await refusal(old), `the token was issued more than ${TTL} seconds ago (JWT_TOKEN_TTL)`);
+    const within = await es512({ username: 'x', iat: nowS - TTL - SKEW + 1, exp: nowS - SKEW + 1 });
+    assert.ok(await verifyToken(within, publicKey, SKEW, NOW, TTL), 'a second younger is fine');
   });
 
   it('refuses garbage', async () => {
@@ -170,7 +191,7 @@ describe('bearerToken', () => {
 
 describe('the bearer guard and its cache', () => {
   it('answers a missing token with a bare challenge', async () => {
-    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, realm: 'svc', clock: () => NOW });
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW });
     await assert.rejects(guard(undefined), (err: unknown) => {
       assert.ok(err instanceof Unauthorized);
       assert.equal(err.headers['www-authenticate'], 'Bearer realm="svc"');
@@ -179,7 +200,7 @@ describe('the bearer guard and its cache', () => {
   });
 
   it('answers a bad token with error="invalid_token" and a description', async () => {
-    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, realm: 'svc', clock: () => NOW });
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW });
     await assert.rejects(guard('Bearer garbage'), (err: unknown) => {
       assert.ok(err instanceof Unauthorized);
       assert.equal(err.headers['www-authenticate'], 'Bearer realm="svc", error="invalid_token", error_description="The token is not valid: the token is malformed."');
@@ -190,7 +211,7 @@ describe('the bearer guard and its cache', () => {
   it('serves a reused token from the cache until exp + skew', async () => {
     let now = NOW;
     const cache = new VerifiedTokenCache();
-    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, realm: 'svc', clock: () => now, cache });
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => now, cache });
     const token = await issueToken(privateKey, 'ana', 60, NOW);
     assert.equal((await guard(`Bearer ${token}`)).username, 'ana');
     assert.equal(cache.size, 1);
@@ -204,15 +225,53 @@ describe('the bearer guard and its cache', () => {
 
   it('keeps at most its bound of tokens, dropping the oldest', async () => {
     const cache = new VerifiedTokenCache(2);
-    for (const name of ['a', 'b', 'c']) cache.set(name, { exp: nowS + 60 }, SKEW);
+    for (const name of ['a', 'b', 'c']) cache.set(name, { iat: nowS, exp: nowS + 60 }, { skewSeconds: SKEW, ttlSeconds: TTL });
     assert.equal(cache.size, 2);
     assert.equal(cache.get('a', NOW), undefined);
     assert.ok(cache.get('c', NOW));
   });
 
+  it('drops a cached token once it is older than JWT_TOKEN_TTL plus the skew, whatever its exp', () => {
+    const cache = new VerifiedTokenCache();
+    const rules = { skewSeconds: SKEW, ttlSeconds: 60 };
+    // Verified while JWT_TOKEN_TTL allowed it (a restart with a shorter TTL must not keep it alive).
+    cache.set('long-lived', { username: 'ana', iat: nowS, exp: nowS + 100 * 365 * 86_400 }, rules);
+    assert.equal(cache.get('long-lived', NOW + 69_999)?.username, 'ana');
+    assert.equal(cache.get('long-lived', NOW + 70_000), undefined, 'kept past iat + ttl + skew');
+  });
+
+  it('refuses through the guard a token the cache no longer holds once it ages out', async () => {
+    let now = NOW;
+    const cache = new VerifiedTokenCache();
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: 60, realm: 'svc', clock: () => now, cache });
+    const token = await es512({ username: 'ana', iat: nowS, exp: nowS + 60 });
+    assert.equal((await guard(`Bearer ${token}`)).username, 'ana');
+    now = NOW + 70_001;
+    await assert.rejects(guard(`Bearer ${token}`), (err: unknown) => {
+      assert.ok(err instanceof Unauthorized);
+      assert.equal(err.headers['www-authenticate'], 'Bearer realm="svc", error="invalid_token", error_description="The token is not valid: the token has expired."');
+      return true;
+    });
+    assert.equal(cache.get(token, now), undefined);
+  });
+
+  it('answers a token with a 100-year exp with 401 invalid_token naming JWT_TOKEN_TTL', async () => {
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW });
+    const token = await es512({ username: 'ana', iat: nowS, exp: nowS + 100 * 365 * 86_400 });
+    await assert.rejects(guard(`Bearer ${token}`), (err: unknown) => {
+      assert.ok(err instanceof Unauthorized);
+      assert.equal(err.status, 401);
+      assert.equal(
+        err.headers['www-authenticate'],
+        `Bearer realm="svc", error="invalid_token", error_description="The token is not valid: the token's lifetime (exp - iat) is longer than ${TTL} seconds (JWT_TOKEN_TTL)."`,
+      );
+      return true;
+    });
+  });
+
   it('never caches a refused token', async () => {
     const cache = new VerifiedTokenCache();
-    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, realm: 'svc', clock: () => NOW, cache });
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW, cache });
     await assert.rejects(guard('Bearer x.y.z'), Unauthorized);
     assert.equal(cache.size, 0);
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
 import { createRenderPool, RenderQueueFull } from '../src/poster-pool.js';
+import { validatePosterSpec, type PosterSpec } from '../src/posterEncoder/spec.js';
 import { parseConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { problemOf, send, sendRaw, statusOf } from './helpers/http.js';
@@ -178,25 +179,38 @@ describe('keys at start-up', () => {
 });
 
 describe('the render pool', () => {
+  const spec = (title: string) => {
+    const checked = validatePosterSpec({ title });
+    assert.ok(checked.ok);
+    return checked.spec;
+  };
+
   it('refuses work beyond its queue with a 503 problem and Retry-After', async () => {
-    const pool = createRenderPool({ publicDir: join(root, 'pool'), size: 1, maxQueued: 1 });
+    const pool = createRenderPool({ size: 1, maxQueued: 1 });
     after(() => pool.close());
-    const first = pool.render({ title: 'one' });
-    const second = pool.render({ title: 'two' });
-    await assert.rejects(pool.render({ title: 'three' }), (err: unknown) => {
+    const first = pool.render(spec('one'));
+    const second = pool.render(spec('two'));
+    await assert.rejects(pool.render(spec('three')), (err: unknown) => {
       assert.ok(err instanceof RenderQueueFull);
       assert.equal(err.status, 503);
       assert.equal(err.headers['retry-after'], '1');
       return true;
     });
-    const results = await Promise.all([first, second]);
-    assert.match(results[0].file, /^posters\/[0-9a-f]+\.jpg$/);
-    assert.notEqual(results[0].file, results[1].file);
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual([...a.subarray(0, 2)], [0xff, 0xd8]);
+    assert.notDeepEqual(a, b);
+  });
+
+  it('renders without writing anything: the bytes come back to the caller', async () => {
+    const pool = createRenderPool({ size: 1 });
+    after(() => pool.close());
+    const bytes = await pool.render(spec('bytes only'));
+    assert.deepEqual([...bytes.subarray(-2)], [0xff, 0xd9]);
   });
 
   it('fails a job whose spec the renderer refuses', async () => {
-    const pool = createRenderPool({ publicDir: join(root, 'pool2'), size: 1 });
+    const pool = createRenderPool({ size: 1 });
     after(() => pool.close());
-    await assert.rejects(pool.render({ title: 42 }), /title/);
+    await assert.rejects(pool.render({ title: 42 } as unknown as PosterSpec), /title/);
   });
 });

@@ -17,7 +17,7 @@ import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeK
 
 const USAGE = `usage:
   jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY
-  jwt token <username> [--ttl SECONDS] print a token for <username> (default ttl: JWT_TOKEN_TTL)
+  jwt token <username> [--ttl SECONDS] print a token for <username> (ttl at most, and by default, JWT_TOKEN_TTL)
   jwt verify <token>                   print the claims of a valid token, or why it is refused`;
 
 class UsageError extends Error {}
@@ -82,13 +82,15 @@ function keys(config: Config) {
 async function token(config: Config, username: string, ttl: string | undefined, out: (line: string) => void): Promise<number> {
   if (ttl !== undefined && !/^[1-9]\d{0,8}$/.test(ttl)) throw new UsageError('--ttl must be a positive whole number of seconds');
   const seconds = ttl === undefined ? config.jwt.tokenTtl : Number(ttl);
+  // The service refuses longer-lived tokens (SPEC 11), so never issue one.
+  if (seconds > config.jwt.tokenTtl) throw new UsageError(`--ttl must be at most JWT_TOKEN_TTL (${config.jwt.tokenTtl} seconds)`);
   out(await issueToken(keys(config).privateKey, username, seconds, Date.now()));
   return 0;
 }
 
 async function verify(config: Config, jwt: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   try {
-    out(JSON.stringify(await verifyToken(jwt, keys(config).publicKey, config.jwt.clockSkew, Date.now())));
+    out(JSON.stringify(await verifyToken(jwt, keys(config).publicKey, config.jwt.clockSkew, Date.now(), config.jwt.tokenTtl)));
     return 0;
   } catch (e) {
     if (e instanceof InvalidToken) {

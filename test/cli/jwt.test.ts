@@ -71,6 +71,25 @@ describe('jwt token and jwt verify', () => {
     assert.equal(claims.exp - claims.iat, 42);
   });
 
+  it('refuses to issue a token that outlives JWT_TOKEN_TTL, exit 2', async () => {
+    const { run } = project('JWT_PASSPHRASE=cli-test-passphrase\nJWT_TOKEN_TTL=60\n');
+    await run('generate-keypair');
+    const result = await run('token', 'ana', '--ttl', '61');
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.out, []);
+    assert.match(result.err[0]!, /^jwt: --ttl must be at most JWT_TOKEN_TTL \(60 seconds\)\n/);
+  });
+
+  it('verifies with JWT_TOKEN_TTL: a token longer-lived than the setting is refused', async () => {
+    const { dir, run } = project();
+    await run('generate-keypair');
+    const token = (await run('token', 'ana', '--ttl', '120')).out[0]!;
+    writeFileSync(join(dir, '.env.local'), 'JWT_TOKEN_TTL=60\n');
+    const result = await run('verify', token);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err, ['jwt: refused: the token\'s lifetime ("exp" - "iat") is longer than 60 seconds (JWT_TOKEN_TTL)']);
+  });
+
   it('says why a token is refused, exit 1', async () => {
     const { run } = project();
     await run('generate-keypair');

@@ -14,6 +14,7 @@ import type { JWTPayload } from 'jose';
 import type { Handler } from './app.js';
 import type { Config } from './config.js';
 import { POSTER_HEIGHT, POSTER_WIDTH, posterFileName } from './posterEncoder/poster.js';
+import { POSTER_SCHEMA_PATH, posterSchema } from './posterEncoder/schema.js';
 import { validatePosterSpec } from './posterEncoder/spec.js';
 import { writePosterFile } from './poster-files.js';
 import type { RenderPool } from './poster-pool.js';
@@ -31,13 +32,33 @@ export const POSTERS_DIR = 'posters';
 /** Where the rate limiter keeps its counts, under VAR_DIR. */
 export const POSTER_RATE_DIR = 'poster-rate';
 
-/** A spec that does not validate; `errors` lists every problem with its JSON pointer. */
+/**
+ * A spec that does not validate; `errors` lists every problem with its JSON pointer, and
+ * `schema` (also a `Link: rel="describedby"`) names the JSON Schema the spec must follow.
+ */
 export class InvalidPosterSpec extends Problem {
-  constructor(errors: readonly { pointer: string; reason: string }[]) {
+  readonly errors: readonly { pointer: string; reason: string }[];
+  constructor(errors: readonly { pointer: string; reason: string }[], schemaUrl: string) {
     super('invalid_poster_spec', 422, `The poster spec has ${errors.length} problem${errors.length === 1 ? '' : 's'}.`, {
-      extensions: { errors },
+      extensions: { errors, schema: schemaUrl },
+      headers: { link: `<${schemaUrl}>; rel="describedby"` },
     });
+    this.errors = errors;
   }
+}
+
+/** The absolute URL of the poster spec's schema for a request's base URL. */
+function posterSchemaUrl(config: Config, baseUrl: string): string {
+  return namespaceUrl(config.namespaces.schema, baseUrl) + POSTER_SCHEMA_PATH;
+}
+
+/** `GET <SCHEMA_BASE>1.0/poster.json` (with POSTER_API=1): the poster spec's JSON Schema. */
+export function posterSchemaRoute(config: Config): Route<Handler> {
+  const handler: Handler = (ctx, _req, res) => {
+    const body = JSON.stringify(posterSchema(posterSchemaUrl(config, ctx.baseUrl)), null, 2);
+    sendBody(res, 200, { 'content-type': 'application/schema+json', 'cache-control': 'public, max-age=3600', vary: 'Host' }, body, ctx.receivedAt);
+  };
+  return { id: 'api.schema.poster', path: `${config.namespaces.schema.path}${POSTER_SCHEMA_PATH}`, methods: ['GET', 'HEAD'], handler };
 }
 
 export interface PosterApiOptions {
@@ -91,7 +112,7 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     await limiter?.take(tokenSubject(claims));
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
-    if (!checked.ok) throw new InvalidPosterSpec(checked.errors);
+    if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
     const name = posterFileName(checked.spec);
     const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.spec, name));
     const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;

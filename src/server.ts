@@ -8,7 +8,13 @@ import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { createClientErrorHandler } from './client-errors.js';
 import { runPrimary, type ListeningMessage } from './cluster.js';
+import { answerConnectWith } from './connect.js';
+import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './connections.js';
+import { CountedRequest, createResponseClass } from './early-close.js';
+import { listen } from './listen.js';
+import { createThrottledLog, type ThrottledLog } from './log-throttle.js';
 import { isMainModule } from './main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -16,7 +22,7 @@ import { createFileLogger, type FileLogger } from './log-file.js';
 import { DEFAULT_SERVICE_DOCUMENT, type ServiceDocumentSource } from './entry-point.js';
 import { createBearerGuard, VerifiedTokenCache } from './jwt.js';
 import { obtainKeyPair } from './jwt-keys.js';
-import { posterApiRoute } from './poster-api.js';
+import { posterApiRoute, posterSchemaRoute } from './poster-api.js';
 import { createRenderPool } from './poster-pool.js';
 import { ensureServiceDocument, storeServiceDocument } from './service-document.js';
 import { createSettingsStore } from './store.js';
@@ -33,6 +39,8 @@ export interface StartOptions {
   readonly say?: (line: string) => void;
   /** Size and queue of the poster render pool (default: one worker per core, 4 queued each). */
   readonly renderPool?: { readonly size?: number; readonly maxQueued?: number };
+  /** Connection timeouts (default: SPEC 13's 10 s head, 5 s idle); tests pass small ones. */
+  readonly timeouts?: Partial<ConnectionTimeouts>;
 }
 
 export interface RunningServer {
@@ -56,31 +64,37 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
   const posterApi = config.posterApi ? createPosterApi(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
-  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi ? [posterApi.route] : [] });
-  const server = createServer(
-    {
-      // Slow or silent clients must not hold sockets forever.
-      headersTimeout: 20_000,
-      requestTimeout: 60_000,
-      keepAliveTimeout: 5_000,
-    },
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [] });
+  let draining = false;
+  const Response = createResponseClass({ draining: () => draining });
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const server = createServer<typeof CountedRequest, typeof Response>(
+    // requireHostHeader off: the app answers a missing Host itself, as a logged problem (SPEC 13).
+    { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
     app,
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  applyConnectionRules(server, config.maxConnections, timeouts.headMs);
+  server.on('connect', answerConnectWith(app, Response));
+  const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
+  server.on('clientError', createClientErrorHandler(badRequests));
+  try {
+    await listen(server, config.host, config.port);
+  } catch (err) {
+    await posterApi?.pool.close();
+    throw err;
+  }
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
+  const stop = () => {
+    draining = true;
+    return stopGracefully(server, logger, badRequests).then(() => posterApi?.pool.close());
+  };
   return {
     server,
     url: `http://${host}:${port}`,
     logger,
-    stop: () => (stopping ??= stopGracefully(server, logger).then(() => posterApi?.pool.close())),
+    stop: () => (stopping ??= stop()),
   };
 }
 
@@ -98,12 +112,13 @@ function createPosterApi(
   const guard = createBearerGuard({
     publicKey: keys.publicKey,
     skewSeconds: config.jwt.clockSkew,
+    ttlSeconds: config.jwt.tokenTtl,
     realm: DEFAULT_SERVICE_DOCUMENT.name,
     clock,
     cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
   });
-  const pool = createRenderPool({ ...poolOptions, publicDir: config.publicDir });
-  return { pool, route: posterApiRoute({ config, guard, pool }) };
+  const pool = createRenderPool(poolOptions);
+  return { pool, routes: [posterApiRoute({ config, guard, pool, clock }), posterSchemaRoute(config)] };
 }
 
 /** The daily file sink the settings describe. */
@@ -113,11 +128,16 @@ export function createConfiguredFileLogger(config: Config, clock?: () => number)
     appEnv: config.appEnv,
     timeZone: config.logTimeZone,
     maxFiles: config.logMaxFiles,
+    maxBytes: config.logMaxBytes,
     clock,
   });
 }
 
-async function stopGracefully(server: Server, logger: Logger): Promise<void> {
+/**
+ * Stops accepting and closes idle connections at once (a FIN, not a reset); every answer from
+ * now on says `Connection: close`, so busy connections close as their answer ends.
+ */
+async function stopGracefully(server: Server, logger: Logger, badRequests: ThrottledLog): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Connections that finish their request while we wait are closed as soon as they go idle.
@@ -129,6 +149,7 @@ async function stopGracefully(server: Server, logger: Logger): Promise<void> {
     await closed;
   }
   clearInterval(sweep);
+  badRequests.flush();
   await logger.flush();
 }
 

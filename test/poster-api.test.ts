@@ -120,6 +120,19 @@ describe('POST /api/posters', () => {
     assert.ok(pointers.includes('/extra'), pointers.join(' '));
     assert.equal(p.detail, `The poster spec has ${errors.length} problems.`);
     assert.ok(errors.every((e) => typeof e.reason === 'string' && e.reason !== ''));
+    assert.equal(p.schema, `${api.url}/schema/1.0/poster.json`);
+    assert.equal(res.headers.link, `<${api.url}/schema/1.0/poster.json>; rel="describedby"`);
+  });
+
+  it('serves the poster spec schema at <SCHEMA_BASE>1.0/poster.json as application/schema+json', async () => {
+    const res = await send(api.url, 'GET', '/schema/1.0/poster.json');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'application/schema+json');
+    const schema = JSON.parse(res.body);
+    assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+    assert.equal(schema.$id, `${api.url}/schema/1.0/poster.json`);
+    assert.deepEqual(schema.required, ['title']);
+    assert.equal(schema.properties.shapes.maxItems, 32);
   });
 
   it('answers other methods with 405 and Allow: POST', async () => {
@@ -154,6 +167,8 @@ describe('without POSTER_API', () => {
     const res = await send(plain.url, 'POST', '/api/posters', { ...auth, accept: 'application/json' }, '{}');
     assert.equal(res.status, 404);
     assert.equal(problemOf(res).detail, 'No route found for "POST /api/posters"');
+    const schema = await send(plain.url, 'GET', '/schema/1.0/poster.json');
+    assert.equal(schema.status, 404);
   });
 });
 
@@ -212,5 +227,18 @@ describe('the render pool', () => {
     const pool = createRenderPool({ size: 1 });
     after(() => pool.close());
     await assert.rejects(pool.render({ title: 42 } as unknown as PosterSpec), /title/);
+  });
+});
+
+describe('the README', () => {
+  it('documents every member of the poster spec schema', async () => {
+    const { posterSchema } = await import('../src/posterEncoder/schema.js');
+    const readme = readFileSync('README.md', 'utf8');
+    const schema = posterSchema('x') as { properties: Record<string, unknown> & { shapes: { items: { oneOf: { properties: Record<string, unknown> }[] } } } };
+    const members = [
+      ...Object.keys(schema.properties),
+      ...schema.properties.shapes.items.oneOf.flatMap((shape) => Object.keys(shape.properties)),
+    ];
+    for (const member of new Set(members)) assert.ok(readme.includes(`\`${member}\``), `README does not name \`${member}\``);
   });
 });

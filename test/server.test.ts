@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { send } from './helpers/http.js';
+import { send, statusOf } from './helpers/http.js';
+import { converse, headerOf, waitFor } from './helpers/sockets.js';
 import { createMemoryLogger, runServerProgram as runServer, testConfig } from './helpers/service.js';
 import { startServer } from '../src/server.js';
 
@@ -32,15 +33,35 @@ describe('the server program', () => {
     assert.equal(run.output().stdout, '');
   });
 
-  it('says why when the port is taken', async () => {
+  it('names PORT when the port is taken', async () => {
     const first = runServer({});
-    const port = new URL(await first.listening).port;
-    const second = runServer({ PORT: port });
-    const [code] = await second.exited;
+    try {
+      const port = new URL(await first.listening).port;
+      const second = runServer({ PORT: port });
+      const [code] = await second.exited;
+      assert.equal(code, 1);
+      assert.equal(second.output().stderr, `cannot start: PORT ${port} is in use (EADDRINUSE)\n`);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
+  it('names HOST when a well-formed host name does not resolve', async () => {
+    const run = runServer({ HOST: 'nowhere.invalid' });
+    const [code] = await run.exited;
     assert.equal(code, 1);
-    assert.match(second.output().stderr, /^cannot start: listen EADDRINUSE/);
-    first.child.kill('SIGTERM');
-    await first.exited;
+    assert.match(run.output().stderr, /^cannot start: HOST "nowhere\.invalid" cannot be listened on \((ENOTFOUND|EAI_AGAIN)\)\n$/);
+  });
+});
+
+describe('startServer', () => {
+  it('names HOST when the address is not one of this machine', async () => {
+    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): never assigned to a host.
+    await assert.rejects(startServer({ config: testConfig({ HOST: '192.0.2.1' }), logger: createMemoryLogger() }), {
+      name: 'ListenError',
+      message: 'HOST "192.0.2.1" cannot be listened on (EADDRNOTAVAIL)',
+    });
   });
 });
 
@@ -68,6 +89,39 @@ describe('graceful stop', () => {
     const res = await inFlight;
     assert.equal(res.status, 200);
     assert.equal(JSON.parse(res.body).name, 'slow');
+    await stopped;
+  });
+
+  it('closes idle keep-alive connections cleanly and answers the one in flight with Connection: close', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const arrived = new Promise<void>((resolve) => (started = resolve));
+    const doc = { name: 'svc', version: '1', links: [] };
+    const running = await startServer({
+      config: testConfig(),
+      logger: createMemoryLogger(),
+      serviceDocument: async () => {
+        if (++calls <= 16) return doc;
+        started();
+        await gate;
+        return doc;
+      },
+    });
+    const request = 'GET / HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n';
+    const idle = await Promise.all(Array.from({ length: 16 }, () => converse(running.url, request)));
+    for (const c of idle) assert.equal(headerOf(await waitFor(c, /\r\n\r\n[\s\S]*\}/), 'connection'), 'keep-alive');
+    const busy = await converse(running.url, request);
+    await arrived;
+    const stopped = running.stop();
+    const closes = await Promise.all(idle.map((c) => c.closed));
+    assert.deepEqual(closes.map((c) => c.how), Array(16).fill('fin'));
+    release();
+    const raw = await waitFor(busy, /\r\n\r\n[\s\S]*\}/);
+    assert.equal(statusOf(raw), 200);
+    assert.equal(headerOf(raw, 'connection'), 'close');
+    assert.equal((await busy.closed).how, 'fin');
     await stopped;
   });
 });

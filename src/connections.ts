@@ -1,0 +1,74 @@
+/**
+ * Bounds on connections (SPEC 13): how many, how long a client may take to send a request head,
+ * how long an idle keep-alive connection stays open.
+ */
+import type { Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** A connection without a complete request head after this long is closed (with a 408). */
+export const HEAD_TIMEOUT_MS = 10_000;
+/**
+ * An idle keep-alive connection is closed after this long (`Keep-Alive: timeout=5`). Node waits
+ * IDLE_CLOSE_GRACE_MS more before it closes, so a client that reuses the connection at the last
+ * moment is not cut off.
+ */
+export const IDLE_TIMEOUT_MS = 5_000;
+/** Node's own margin after the keep-alive timeout (not configurable in Node 20). */
+export const IDLE_CLOSE_GRACE_MS = 1_000;
+/** A whole request (head and body) must arrive within this long. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * How often Node looks for connections past their head or request timeout. Node's default (30 s)
+ * would let a silent socket live up to 40 s instead of 10.
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/** Timeouts of a server; tests pass small ones. */
+export interface ConnectionTimeouts {
+  readonly headMs: number;
+  readonly idleMs: number;
+  readonly requestMs: number;
+  readonly checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
+  headMs: HEAD_TIMEOUT_MS,
+  idleMs: IDLE_TIMEOUT_MS,
+  requestMs: REQUEST_TIMEOUT_MS,
+  checkIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
+};
+
+/** The options of `createServer` that carry the timeouts. */
+export function timeoutOptions(timeouts: ConnectionTimeouts): ServerOptions {
+  // Node refuses a head timeout longer than a (non-zero) request timeout.
+  const requestMs = Math.max(timeouts.requestMs, timeouts.headMs);
+  return {
+    headersTimeout: timeouts.headMs,
+    requestTimeout: requestMs,
+    keepAliveTimeout: timeouts.idleMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+  };
+}
+
+/**
+ * Lets clients that shut their write side after the request still read the answer, and caps the
+ * number of open connections (beyond it, a new connection is closed at once).
+ */
+export function applyConnectionRules(server: Server, maxConnections: number, headMs: number): void {
+  // By default Node ends the socket on the client's FIN, before an asynchronous handler answers.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.maxConnections = maxConnections;
+  server.on('connection', (socket: Socket) => closeIfSilent(socket, headMs));
+}
+
+/**
+ * Node 20's head timeout reliably covers a connection once bytes arrived, not one that never sends
+ * any: without this, a silent socket lives until the client gives up.
+ */
+function closeIfSilent(socket: Socket, headMs: number): void {
+  const timer = setTimeout(() => {
+    if (socket.bytesRead === 0) socket.destroy();
+  }, headMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}

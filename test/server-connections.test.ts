@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { IDLE_CLOSE_GRACE_MS } from '../src/connections.js';
+import { statusOf } from './helpers/http.js';
+import { startTestService } from './helpers/service.js';
+import { converse, headerOf, waitFor } from './helpers/sockets.js';
+
+const publicDir = mkdtempSync(join(tmpdir(), 'server-connections-'));
+after(() => rmSync(publicDir, { recursive: true, force: true }));
+mkdirSync(join(publicDir, 'docs'));
+writeFileSync(join(publicDir, 'docs', 'hello.txt'), 'hello, half-closed world\n');
+
+/** Writes a request, shuts the write side at once, and returns all the server sent before closing. */
+async function sendHalfClosed(url: string, request: string): Promise<string> {
+  const c = await converse(url);
+  c.socket.end(request);
+  const { how } = await c.closed;
+  assert.equal(how, 'fin', `the server reset the connection after ${JSON.stringify(c.received())}`);
+  return c.received();
+}
+
+describe('half-closed clients', async () => {
+  const service = await startTestService({ PUBLIC_DIR: publicDir });
+
+  it('get a static file when they shut their write side right after the request', async () => {
+    const raw = await sendHalfClosed(service.url, 'GET /static/docs/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(statusOf(raw), 200);
+    assert.ok(raw.endsWith('\r\n\r\nhello, half-closed world\n'), raw);
+  });
+
+  it('get the 404 of a missing static file', async () => {
+    const raw = await sendHalfClosed(service.url, 'GET /static/docs/missing.txt HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(statusOf(raw), 404);
+  });
+
+  it('get the 405 of DELETE on a static file', async () => {
+    const raw = await sendHalfClosed(service.url, 'DELETE /static/docs/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(statusOf(raw), 405);
+  });
+
+  it('get every answer of a keep-alive pipeline before the connection ends', async () => {
+    const one = 'GET /static/docs/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n';
+    const raw = await sendHalfClosed(service.url, one + one);
+    assert.equal(raw.match(/^HTTP\/1\.1 200 OK/gm)?.length, 2, raw);
+  });
+});
+
+describe('connection bounds', async () => {
+  const timeouts = { headMs: 300, idleMs: 200, checkIntervalMs: 50 };
+  const service = await startTestService({ MAX_CONNECTIONS: '3' }, { timeouts });
+
+  it('closes a connection beyond MAX_CONNECTIONS at once, with no bytes', async () => {
+    const held = await Promise.all([converse(service.url), converse(service.url), converse(service.url)]);
+    const extra = await converse(service.url);
+    const { afterMs } = await extra.closed;
+    assert.ok(afterMs < 200, `closed after ${afterMs} ms`);
+    assert.equal(extra.received(), '');
+    for (const c of held) c.socket.destroy();
+    await Promise.all(held.map((c) => c.closed));
+  });
+
+  it('closes a socket that sends nothing after the head timeout', async () => {
+    const c = await converse(service.url);
+    const { afterMs } = await c.closed;
+    assert.ok(afterMs >= timeouts.headMs - 20 && afterMs < timeouts.headMs + 500, `closed after ${afterMs} ms`);
+  });
+
+  it('closes a connection with a half-sent head after the head timeout, with a 408', async () => {
+    const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\n');
+    const { afterMs } = await c.closed;
+    assert.ok(afterMs >= timeouts.headMs - 20 && afterMs < timeouts.headMs + 500, `closed after ${afterMs} ms`);
+    assert.equal(statusOf(c.received()), 408);
+  });
+
+  it('closes an idle keep-alive connection after the idle timeout (and Node\'s grace)', async () => {
+    const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const raw = await waitFor(c, /\r\n\r\n/);
+    assert.equal(headerOf(raw, 'connection'), 'keep-alive');
+    const { how, afterMs } = await c.closed;
+    assert.equal(how, 'fin');
+    const latest = timeouts.idleMs + IDLE_CLOSE_GRACE_MS + 300;
+    assert.ok(afterMs >= timeouts.idleMs - 20 && afterMs < latest, `closed after ${afterMs} ms`);
+  });
+});

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { writeKeyPair } from '../src/jwt.js';
+import { statusOf } from './helpers/http.js';
+import { startTestService, type TestService } from './helpers/service.js';
+import { converse, headerOf, waitFor } from './helpers/sockets.js';
+
+const MIB = 1024 * 1024;
+
+describe('CONNECT', async () => {
+  const service = await startTestService();
+
+  it('answers CONNECT / with 405 and the Allow list, logs it, and closes the connection', async () => {
+    service.log.clear();
+    const c = await converse(service.url, 'CONNECT / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { how } = await c.closed;
+    assert.equal(how, 'fin');
+    const raw = c.received();
+    assert.equal(statusOf(raw), 405, raw);
+    assert.equal(headerOf(raw, 'allow'), 'OPTIONS, GET, HEAD');
+    assert.equal(headerOf(raw, 'connection'), 'close');
+    assert.ok(service.log.lines.some((l) => l.channel === 'request' && l.level === 'ERROR' && l.message.includes('CONNECT /')), JSON.stringify(service.log.lines));
+  });
+
+  it('answers CONNECT on an unrouted path with 404', async () => {
+    const c = await converse(service.url, 'CONNECT /nowhere HTTP/1.1\r\nHost: x\r\n\r\n');
+    await c.closed;
+    assert.equal(statusOf(c.received()), 404);
+  });
+
+  it('answers an authority-form CONNECT target with a 400 problem', async () => {
+    const c = await converse(service.url, 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\nAccept: application/json\r\n\r\n');
+    await c.closed;
+    const raw = c.received();
+    assert.equal(statusOf(raw), 400, raw);
+    assert.equal(headerOf(raw, 'content-type'), 'application/problem+json');
+    assert.match(raw, /Invalid request target/);
+  });
+});
+
+interface EarlyAnswer {
+  readonly raw: string;
+  readonly how: string;
+  /** Body bytes the client got into the connection before it closed. */
+  readonly bodyBytesWritten: number;
+}
+
+/** Sends a request head declaring a 10 MiB body, then writes the body steadily until the server closes. */
+async function sendBigBody(service: TestService, head: string): Promise<EarlyAnswer> {
+  const c = await converse(service.url, `${head}Content-Length: ${10 * MIB}\r\n\r\n`);
+  const headBytes = c.socket.bytesWritten;
+  const chunk = Buffer.alloc(16 * 1024, 0x61);
+  let written = 0;
+  let open = true;
+  void c.closed.then(() => (open = false));
+  while (open && written < 10 * MIB) {
+    if (!c.socket.write(chunk)) await new Promise((r) => setTimeout(r, 5));
+    written += chunk.length;
+    await new Promise((r) => setImmediate(r));
+  }
+  const { how } = await c.closed;
+  return { raw: c.received(), how, bodyBytesWritten: c.socket.bytesWritten - headBytes };
+}
+
+describe('answers given before the body was read', async () => {
+  const service = await startTestService();
+
+  it('close the connection when more than 64 KiB of a declared body is unread (404)', async () => {
+    const { raw, bodyBytesWritten } = await sendBigBody(service, 'POST /nowhere HTTP/1.1\r\nHost: x\r\n');
+    assert.equal(statusOf(raw), 404, raw.slice(0, 200));
+    assert.equal(headerOf(raw, 'connection'), 'close');
+    assert.ok(bodyBytesWritten < 4 * MIB, `the client got ${bodyBytesWritten} bytes in`);
+    process.stdout.write(`# body bytes the client got in after an early 404: ${bodyBytesWritten}\n`);
+  });
+
+  it('close the connection when a chunked body is not complete', async () => {
+    const c = await converse(service.url, 'POST /nowhere HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n');
+    const { how } = await c.closed;
+    assert.equal(how, 'fin');
+    assert.equal(statusOf(c.received()), 404);
+    assert.equal(headerOf(c.received(), 'connection'), 'close');
+  });
+
+  it('keep the connection when the unread rest is small (Node drains it)', async () => {
+    const c = await converse(service.url, 'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n');
+    await waitFor(c, /\r\n\r\n/);
+    assert.equal(headerOf(c.received(), 'connection'), 'keep-alive');
+    c.socket.write(Buffer.alloc(10_000, 0x61));
+    c.socket.write('GET /again HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor(c, /HTTP\/1\.1 404[\s\S]*HTTP\/1\.1 404/);
+    c.socket.destroy();
+  });
+
+  it('keep the connection for a request without a body', async () => {
+    const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor(c, /\r\n\r\n/);
+    assert.equal(headerOf(c.received(), 'connection'), 'keep-alive');
+    c.socket.destroy();
+  });
+});
+
+describe('an early 401 of the poster API', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'server-framing-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const keys = { secretKeyPath: join(root, 'private.pem'), publicKeyPath: join(root, 'public.pem') };
+  writeKeyPair(keys, 'framing passphrase', false);
+  const service = await startTestService({
+    POSTER_API: '1',
+    PUBLIC_DIR: join(root, 'public'),
+    JWT_SECRET_KEY: keys.secretKeyPath,
+    JWT_PUBLIC_KEY: keys.publicKeyPath,
+    JWT_PASSPHRASE: 'framing passphrase',
+  });
+
+  it('closes the connection instead of reading a 10 MiB body', async () => {
+    const head = 'POST /api/posters HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+    const { raw, bodyBytesWritten } = await sendBigBody(service, head);
+    assert.equal(statusOf(raw), 401, raw.slice(0, 200));
+    assert.equal(headerOf(raw, 'connection'), 'close');
+    assert.ok(bodyBytesWritten < 4 * MIB, `the client got ${bodyBytesWritten} bytes in`);
+    process.stdout.write(`# body bytes the client got in after an early 401: ${bodyBytesWritten}\n`);
+  });
+});

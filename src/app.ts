@@ -141,7 +141,8 @@ export function createApp(options: AppOptions): RequestListener {
       buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug),
     );
     const cause = problem instanceof InternalError ? problem.cause : undefined;
-    const stack = config.debug && cause instanceof Error && cause.stack ? mask(cause.stack) : undefined;
+    const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
+    const stack = rawStack === undefined ? undefined : mask(profiler ? profiler.mapStack(rawStack) : rawStack);
     logProblem(ctx, problem, doc.type, cause);
     if (profiler && profiles) {
       profiler.recordProblem(profiles.main, doc, stack);

@@ -36,6 +36,8 @@ export function renderDefinitions(rows: readonly (readonly [string, string])[]):
   return `<dl>${rows.map(([term, text]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;
 }
 
+import { parseFrameLocation } from './stack-frames.js';
+
 /** Where a stack frame's source can be opened: a link for a project file, else undefined. */
 export type SourceLink = (file: string, line: number) => string | undefined;
 
@@ -45,32 +47,10 @@ export type SourceLink = (file: string, line: number) => string | undefined;
  */
 export function renderStack(stack: string, sourceLink: SourceLink | undefined): string {
   const lines = stack.split('\n').map((line) => {
-    const frame = sourceLink && line.trimStart().startsWith('at ') ? frameLocation(line) : undefined;
+    const frame = sourceLink ? parseFrameLocation(line) : undefined;
     const href = frame && sourceLink ? sourceLink(frame.file, frame.line) : undefined;
     if (!frame || href === undefined) return escapeHtml(line);
     return `${escapeHtml(line.slice(0, frame.start))}<a href="${escapeHtml(href)}">${escapeHtml(line.slice(frame.start, frame.end))}</a>${escapeHtml(line.slice(frame.end))}`;
   });
   return `<pre class="stack">${lines.join('\n')}</pre>`;
-}
-
-/** The `path:line:column` of a frame (`at f (file:///p/src/a.ts:3:9)` or `at /p/a.js:3:9`), by position. */
-function frameLocation(line: string): { file: string; line: number; start: number; end: number } | undefined {
-  const end = line.endsWith(')') ? line.length - 1 : line.length;
-  const open = line.lastIndexOf('(', end);
-  const start = open >= 0 ? open + 1 : line.indexOf('at ') + 3;
-  const location = line.slice(start, end);
-  const columnColon = location.lastIndexOf(':');
-  const lineColon = location.lastIndexOf(':', columnColon - 1);
-  if (lineColon <= 0) return undefined;
-  const lineNumber = Number(location.slice(lineColon + 1, columnColon));
-  if (!Number.isInteger(lineNumber) || lineNumber < 1) return undefined;
-  let file = location.slice(0, lineColon);
-  if (file.startsWith('file://')) {
-    try {
-      file = decodeURIComponent(new URL(file).pathname);
-    } catch {
-      return undefined;
-    }
-  }
-  return { file, line: lineNumber, start, end };
 }

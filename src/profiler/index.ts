@@ -13,6 +13,7 @@ import type { RequestContext } from '../request.js';
 import { sendBody } from '../response.js';
 import type { Route } from '../router.js';
 import { isInside, readProjectSource } from './open.js';
+import { mapStackToSources } from './source-maps.js';
 import {
   PANELS,
   PROFILER_CSS,
@@ -54,12 +55,11 @@ export interface Profiler {
   recordProblem(profile: Profile, doc: ProblemDocument, stack: string | undefined): void;
   /** A link to `/_profiler/open` for a stack frame in the project's sources. */
   readonly sourceLink: (file: string, line: number) => string | undefined;
+  /** The stack with frames of the built `dist/*.js` mapped to `src/*.ts` lines. */
+  readonly mapStack: (stack: string) => string;
 }
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
-  // Stack frames of the built service then name src/*.ts lines (from dist/'s source maps),
-  // which the pages link to /_profiler/open. Dev only: the profiler exists nowhere else.
-  process.setSourceMapsEnabled(true);
   const profiles = new ProfileStore(config.profilerMax);
   const secretValues = secretValuesOf(config);
   const settings = describeSettings(config);
@@ -150,6 +150,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
 
   return {
     sourceLink,
+    mapStack: mapStackToSources,
     routes: [
       route('profiler.search_bar', '/_profiler/search_bar', searchBar),
       route('profiler.open', '/_profiler/open', openFile),

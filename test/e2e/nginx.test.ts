@@ -7,81 +7,14 @@
  * skips, without them.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { send, type RawResponse } from '../helpers/http.js';
-import { runProgram } from '../helpers/programs.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
-
-const SITE_FILE = 'deploy/nginx/problem-service.conf';
-const PROXY_ADDRESS = '127.0.0.2';
-
-/** A free loopback port, chosen by asking the kernel for one and releasing it. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Waits until something accepts connections on the port. */
-async function waitForPort(port: number, isAlive: () => boolean, describeFailure: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const connected = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (connected) return;
-    if (!isAlive() || Date.now() > deadline) throw new Error(`nothing listens on ${port}: ${describeFailure()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The site file with its placeholders filled in (comment lines kept as they are); fails on an unknown one. */
-function renderSite(values: Record<string, string>): string {
-  const fill = (line: string) => line.replace(/__([A-Z_]+?)__/g, (placeholder, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${SITE_FILE}: no value for ${placeholder}`);
-    return value;
-  });
-  return readFileSync(SITE_FILE, 'utf8')
-    .split('\n')
-    .map((line) => (line.trimStart().startsWith('#') ? line : fill(line)))
-    .join('\n');
-}
-
-/** A main nginx.conf that keeps everything (pid, logs, temp files) inside `dir`. */
-function mainConfig(dir: string): string {
-  return `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log stderr warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  # The instances trust this address only: they see nginx as ${PROXY_ADDRESS}.
-  proxy_bind ${PROXY_ADDRESS};
-  include ${dir}/problem-service.conf;
-}
-`;
-}
+import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';
 
 /** GET over TLS, trusting only the test's own certificate. */
 function httpsGet(port: number, ca: string, target: string): Promise<RawResponse> {
@@ -113,15 +46,10 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
   let nginxUrl = '';
   let httpsPort = 0;
   let certificate = '';
-  let nginxStderr = '';
-  let nginx: ReturnType<typeof spawn> | undefined;
+  let nginx: RunningNginx | undefined;
   // Registered before the instances start, so it runs before the helper removes their VAR_DIRs.
   after(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = once(nginx, 'exit');
-      nginx.kill('SIGTERM');
-      await exited;
-    }
+    await nginx?.stop();
     await Promise.all(instances.map(async (instance) => {
       if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
       instance.child.kill('SIGTERM');
@@ -135,12 +63,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
     const [httpPort, tlsPort] = [await freePort(), await freePort()];
     httpsPort = tlsPort;
     nginxUrl = `http://127.0.0.1:${httpPort}`;
-    const cert = await runProgram('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ]);
-    assert.equal(cert.code, 0, cert.stderr);
+    await writeThrowAwayCertificate(dir);
     certificate = readFileSync(join(dir, 'cert.pem'), 'utf8');
     urls = await Promise.all(instances.map((i) => i.listening));
     const upstreams = urls.map((u) => `server ${new URL(u).host};`).join('\n    ');
@@ -153,19 +76,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
       TLS_CERTIFICATE_KEY: join(dir, 'key.pem'),
     }));
     writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir));
-    const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'];
-    const check = await runProgram('nginx', ['-t', ...args]);
-    assert.equal(check.code, 0, `nginx -t refused the site file: ${check.stderr}`);
-    const child = spawn('nginx', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    nginx = child;
-    child.stderr.on('data', (c: Buffer) => (nginxStderr += c));
-    const spawned = once(child, 'spawn');
-    child.on('error', () => {}); // reported by the awaited spawn below
-    await spawned.catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'ENOENT' ? new Error('nginx is not installed: run scripts/install-test-tools') : err;
-    });
-    await waitForPort(httpPort, () => child.exitCode === null, () => nginxStderr);
-    await waitForPort(tlsPort, () => child.exitCode === null, () => nginxStderr);
+    nginx = await startNginx(dir, [httpPort, tlsPort]);
   });
 
   /** Which instance answered: the one whose profiler holds the response's token. */
@@ -227,7 +138,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
 
   it('loses no request when an instance is killed: nginx retries on the other one', async () => {
     const statuses: number[] = [];
-    const stderrBefore = nginxStderr.length;
+    const stderrBefore = nginx!.stderr().length;
     for (let i = 0; i < 200; i++) {
       // Sent without waiting for the death, so it may land between, during or after requests.
       if (i === 100) instances[1]!.child.kill('SIGKILL');
@@ -239,6 +150,6 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
     const failed = statuses.map((s, i) => [i, s]).filter(([, s]) => s !== 200);
     assert.deepEqual(failed, [], `requests [index, status] not answered 200: ${JSON.stringify(failed)}`);
     // The retry path really ran: nginx logged the failed attempt on the dead instance.
-    assert.match(nginxStderr.slice(stderrBefore), /upstream/, 'nginx never noticed the dead instance');
+    assert.match(nginx!.stderr().slice(stderrBefore), /upstream/, 'nginx never noticed the dead instance');
   });
 });

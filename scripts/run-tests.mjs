@@ -2,14 +2,15 @@
 // Runs one tier of the test suite with node:test through tsx.
 //   unit: test/**/*.test.ts outside test/e2e/ (needs only Node)
 //   e2e:  test/e2e/**/*.test.ts (drives real outside programs; see scripts/install-test-tools)
+//   fuzz: test/fuzz/**/*.fuzz.ts (seeded raw requests against the real program; FUZZ_* settings)
 // Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const tier = process.argv[2];
-if (tier !== 'unit' && tier !== 'e2e') {
-  console.error('usage: run-tests.mjs unit|e2e [name-filter]');
+if (tier !== 'unit' && tier !== 'e2e' && tier !== 'fuzz') {
+  console.error('usage: run-tests.mjs unit|e2e|fuzz [name-filter]');
   process.exit(2);
 }
 const filter = process.argv[3] ?? '';
@@ -18,12 +19,13 @@ function listTests(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return listTests(path);
-    return entry.name.endsWith('.test.ts') ? [path] : [];
+    return entry.name.endsWith(tier === 'fuzz' ? '.fuzz.ts' : '.test.ts') ? [path] : [];
   });
 }
 
 const all = listTests('test').map((p) => relative('.', p)).sort();
-const files = all.filter((p) => (tier === 'e2e') === p.startsWith(join('test', 'e2e')) && p.includes(filter));
+const inTier = (p) => (tier === 'fuzz' ? p.startsWith(join('test', 'fuzz')) : (tier === 'e2e') === p.startsWith(join('test', 'e2e')));
+const files = all.filter((p) => inTier(p) && p.includes(filter));
 if (files.length === 0) {
   console.error(`no ${tier} test files found`);
   process.exit(1);

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { wasAnsweredBeforeBodyEnd } from './early-close.js';
 import type { ThrottledLog } from './log-throttle.js';
 import { unmapV4 } from './proxies.js';
 
@@ -47,8 +48,12 @@ export function createClientErrorHandler(log: ThrottledLog): (err: Error & { cod
   return (err, duplex) => {
     const socket = duplex as Socket & { _httpMessage?: ServerResponse | null };
     const code = err.code;
-    // A second error on a connection we already answered: nothing more to say.
-    if (code === undefined || GONE.has(code) || !socket.writable || socket.writableEnded) {
+    // A second error on a connection we already answered, or the client closing mid-body after
+    // its request was answered: nothing more to say.
+    if (
+      code === undefined || GONE.has(code) || !socket.writable || socket.writableEnded ||
+      (code === 'HPE_INVALID_EOF_STATE' && wasAnsweredBeforeBodyEnd(socket))
+    ) {
       socket.destroy();
       return;
     }

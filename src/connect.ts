@@ -17,11 +17,7 @@ export function answerConnectWith<Req extends IncomingMessage>(
   Response: new (req: Req) => ServerResponse<Req>,
   timeoutMs = CONNECT_ANSWER_TIMEOUT_MS,
 ): (req: Req, socket: Duplex) => void {
-  return (req, duplex) => {
-    // Node's http server always hands over the net.Socket it accepted.
-    const socket = duplex as Socket;
-    // Node took its own listeners off the socket before handing it over.
-    socket.on('error', () => socket.destroy());
+  const answer = (req: Req, socket: Socket) => {
     socket.setTimeout(timeoutMs, () => socket.destroy());
     const res = new Response(req);
     // Whatever follows the head on this connection is not HTTP we could parse: close after.
@@ -34,5 +30,22 @@ export function answerConnectWith<Req extends IncomingMessage>(
       socket.once('finish', () => socket.destroy());
     });
     listener(req, res as ServerResponse<Req> & { req: Req });
+  };
+  return (req, duplex) => {
+    // Node's http server always hands over the net.Socket it accepted.
+    const socket = duplex as Socket & { _httpMessage?: ServerResponse | null };
+    // Node took its own listeners off the socket before handing it over.
+    socket.on('error', () => socket.destroy());
+    // A CONNECT pipelined behind another request: that answer goes first. Node detaches the
+    // socket from a response when it finishes; 'close' comes after, on a later tick.
+    const previous = socket._httpMessage;
+    if (previous) {
+      previous.once('close', () => {
+        if (socket.destroyed || socket._httpMessage) socket.destroy();
+        else answer(req, socket);
+      });
+      return;
+    }
+    answer(req, socket);
   };
 }

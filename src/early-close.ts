@@ -49,12 +49,29 @@ export interface ClosingPolicy {
   draining(): boolean;
 }
 
+/**
+ * Connections whose current request was answered before its body had all arrived. If such a
+ * client then closes its side mid-body, the parser's end-of-stream error is no new request to
+ * answer: a 400 then would be a second answer to the same request.
+ */
+const answeredBeforeBodyEnd = new WeakSet<object>();
+
+/** Whether the connection's current request was answered before its body had all arrived. */
+export function wasAnsweredBeforeBodyEnd(socket: object): boolean {
+  return answeredBeforeBodyEnd.has(socket);
+}
+
 /** A response class that turns keep-alive off before its head when the connection must close. */
 export function createResponseClass(policy: ClosingPolicy): typeof ServerResponse<CountedRequest> {
   return class ClosingResponse extends ServerResponse<CountedRequest> {
     // Every way of sending a head (writeHead, the first write, end) goes through writeHead.
     override writeHead(...args: unknown[]): this {
       if (this.shouldKeepAlive && mustClose(this.req, policy)) this.shouldKeepAlive = false;
+      const socket = this.req.socket;
+      if (!this.req.complete && socket) {
+        answeredBeforeBodyEnd.add(socket);
+        this.req.once('end', () => answeredBeforeBodyEnd.delete(socket));
+      }
       return (ServerResponse.prototype.writeHead as (...a: unknown[]) => this).apply(this, args);
     }
   };

@@ -25,6 +25,16 @@ describe('CONNECT', async () => {
     assert.ok(service.log.lines.some((l) => l.channel === 'request' && l.level === 'ERROR' && l.message.includes('CONNECT /')), JSON.stringify(service.log.lines));
   });
 
+  it('answers a CONNECT pipelined behind a GET after the GET, and keeps serving (found by the fuzz tier)', async () => {
+    const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\nCONNECT host:443 HTTP/1.1\r\nHost: x\r\n\r\n');
+    await c.closed;
+    const statuses = [...c.received().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    assert.deepEqual(statuses, [200, 400]);
+    const next = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await next.closed;
+    assert.equal(statusOf(next.received()), 200, 'the service died');
+  });
+
   it('answers CONNECT on an unrouted path with 404', async () => {
     const c = await converse(service.url, 'CONNECT /nowhere HTTP/1.1\r\nHost: x\r\n\r\n');
     await c.closed;
@@ -66,6 +76,17 @@ async function sendBigBody(service: TestService, head: string): Promise<EarlyAns
 }
 
 describe('answers given before the body was read', async () => {
+  it('say nothing more when the client then closes its side mid-body (found by the fuzz tier)', async () => {
+    const service = await startTestService();
+    const c = await converse(service.url, 'PATCH /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3161\r\n\r\n{f:');
+    await waitFor(c, /\r\n\r\n/);
+    await new Promise((r) => setTimeout(r, 50));
+    c.socket.end();
+    await c.closed;
+    const statuses = [...c.received().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    assert.deepEqual(statuses, [404], c.received());
+  });
+
   const service = await startTestService();
 
   it('close the connection when more than 64 KiB of a declared body is unread (404)', async () => {

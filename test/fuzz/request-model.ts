@@ -105,7 +105,8 @@ function delimit(text: string): { requests: ModelRequest[]; end: ModelEnd; stopp
     if (connection.includes('close') || (version === 'HTTP/1.0' && !connection.includes('keep-alive'))) {
       return { requests, stoppedAt: at, end: at < text.length ? 'unsure' : 'close' };
     }
-    if (connection.includes('upgrade')) return { requests, stoppedAt: at, end: 'unsure' };
+    // An upgrade takes both `Connection: upgrade` and an Upgrade field; either alone is ordinary.
+    if (connection.includes('upgrade') && fields.has('upgrade')) return { requests, stoppedAt: at, end: 'unsure' };
   }
   return { requests, stoppedAt: at, end: 'open' };
 }

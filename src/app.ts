@@ -30,6 +30,7 @@ import { frameForWireMethod, sendBody } from './response.js';
 import { createSecretMasker } from './secrets.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
+import { unreachable } from './unreachable.js';
 
 /** What the router took from the path: `{name}` parameters and the `{name*}` segments. */
 export interface HandlerMatch {
@@ -236,8 +237,4 @@ export function createApp(options: AppOptions): RequestListener {
       fail(err);
     }
   };
-}
-
-function unreachable(value: never): never {
-  throw new TypeError(`unhandled case: ${JSON.stringify(value)}`);
 }

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseTrustedProxies, type TrustedProxies } from './proxies.js';
 import { parseTrustedHosts, type HostMatcher } from './hosts.js';
+import { errorCode } from './errno.js';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
 
@@ -137,7 +138,7 @@ export function readEnvFiles(dir: string, env: Env): Record<string, string | und
     try {
       return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
     } catch (err) {
-      throw new ConfigError(name, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new ConfigError(name, `cannot be read (${errorCode(err) ?? 'error'})`);
     }
   };
   const base = { ...fromFile('.env') };

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { Problem } from './problem.js';
+import { errorCode } from './errno.js';
 
 export const JWT_ALGORITHM = 'ES512';
 /** Longer tokens are refused before any cryptography runs. */
@@ -59,7 +60,7 @@ export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
     try {
       return readFileSync(path, 'utf8');
     } catch (err) {
-      throw new JwtKeyError(`${setting} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new JwtKeyError(`${setting} ${path} cannot be read (${errorCode(err) ?? 'error'})`);
     }
   };
   const privatePem = readPem(paths.secretKeyPath, 'JWT_SECRET_KEY');

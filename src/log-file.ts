@@ -19,6 +19,7 @@ import { DayCap } from './log-day-cap.js';
 import { LineQueue, type QueuedLine } from './log-queue.js';
 import { OpenLogFile } from './log-open-file.js';
 import { dailyLogFileName, LocalDates, pruneList } from './log-rotation.js';
+import { errorCode } from './errno.js';
 
 export interface FileLoggerOptions {
   readonly dir: string;
@@ -136,7 +137,7 @@ class DailyFileSink implements FileLogger {
         while (this.#queue.length > 0) this.#writeBatchSync(this.#queue.takeBatch(MAX_BATCH_BYTES));
       } catch (err) {
         const lost = this.#queue.clear();
-        this.#warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+        this.#warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${errorCode(err) ?? String(err)})`);
       }
     }
     // No next day's file will tell of the full day: stderr does.

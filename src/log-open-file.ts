@@ -4,6 +4,7 @@
  * a deleted inode until midnight, losing lines and keeping the disk space.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
+import { errorCode } from './errno.js';
 
 /** How often the open file is compared with its name, and its size re-read for other writers. */
 export const RECHECK_MS = 1_000;
@@ -83,7 +84,7 @@ async function statUnlessGone(path: string) {
   try {
     return await stat(path, { bigint: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(err) === 'ENOENT') return undefined;
     throw err;
   }
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCode } from './errno.js';
 
 /** Random bytes in a temp file's name: enough that two writers never pick the same one. */
 const TEMP_NAME_BYTES = 8;
@@ -29,7 +30,7 @@ export async function writePosterFile(dir: string, name: string, bytes: Uint8Arr
       await link(temp, join(dir, name));
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; // another writer of the same spec
+      if (errorCode(err) === 'EEXIST') return false; // another writer of the same spec
       throw err;
     }
   } finally {

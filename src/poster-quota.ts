@@ -23,6 +23,7 @@
 import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Problem } from './problem.js';
+import { errorCode } from './errno.js';
 
 /** The ledger's name inside the posters directory. */
 export const USAGE_LEDGER = '.usage';
@@ -179,7 +180,7 @@ export class PosterUsage {
         total += size;
       }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // no posters yet
+      if (errorCode(err) !== 'ENOENT') throw err; // no posters yet
     }
     this.#sizes = sizes;
     this.#total = total;
@@ -215,7 +216,7 @@ export class PosterUsage {
       const { ino, size } = await stat(this.#ledgerPath);
       return { ino, size };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ino: 0, size: 0 };
+      if (errorCode(err) === 'ENOENT') return { ino: 0, size: 0 };
       throw err;
     }
   }
@@ -227,7 +228,7 @@ export async function fileSize(path: string): Promise<number | undefined> {
     const info = await stat(path);
     return info.isFile() ? info.size : undefined;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errorCode(err) === 'ENOENT') return undefined;
     throw err;
   }
 }

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config, Namespace } from './config.js';
 import { hostnameOf, isValidHost } from './hosts.js';
+import { headerText } from './http/header-value.js';
 import {
   HostCount,
   InvalidHost,
@@ -221,6 +222,5 @@ function localHost(req: IncomingMessage): string {
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  return headerText(req.headers[name]);
 }

@@ -4,6 +4,7 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { formatOncePerSecond } from './once-per-second.js';
+import { formatHttpDate } from './http/http-date.js';
 
 /** Responses to a HEAD tunnelled through a POST: their head is all that is sent. */
 const headersOnly = new WeakSet<ServerResponse>();
@@ -63,7 +64,7 @@ export function sendBody(
 
 /** An HTTP-date formatter (`Sun, 22 Nov 2026 02:00:00 GMT`) that formats once per second. */
 export function createHttpDateFormatter(): (instant: number) => string {
-  return formatOncePerSecond((secondStart) => new Date(secondStart).toUTCString());
+  return formatOncePerSecond(formatHttpDate);
 }
 
 /** The Date header's value for an instant. */

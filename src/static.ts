@@ -21,7 +21,11 @@ import { lastModifiedOf, strongEntityTag } from './static/conditional.js';
 import { contentTypeFor } from './static/mime.js';
 import { cacheControlFor, planFileResponse, type FileRequest, type SendPlan } from './static/plan.js';
 import { PreconditionFailed, RangeNotSatisfiable } from './static/problems.js';
-import { hasDotSegmentBelow, isInside, isSafeSegments } from './static/safe-path.js';
+import { headerText } from './http/header-value.js';
+import { classifyFileError } from './static/file-errors.js';
+import { isInside } from './paths.js';
+import { hasDotSegmentBelow, isSafeSegments } from './static/safe-path.js';
+import { errorCode } from './errno.js';
 
 /** The methods a static file allows, in Allow order. */
 export const STATIC_METHODS: readonly string[] = ['GET', 'HEAD'];
@@ -48,8 +52,6 @@ export type StaticHandler = (
   segments: readonly string[],
 ) => Promise<void>;
 
-/** Errors that mean "there is no such file": answered like an unrouted path. */
-const MISSING_FILE_CODES = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
 /** Errors of a client that went away mid-transfer: nothing left to answer or log. */
 const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 /**
@@ -214,23 +216,17 @@ function fileRequest(method: 'GET' | 'HEAD', req: IncomingMessage): FileRequest 
   };
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
 /** Resolves to undefined when the file does not exist; any other failure is thrown. */
 async function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
   try {
     return await pending;
   } catch (err) {
-    if (MISSING_FILE_CODES.has(errorCode(err) ?? '')) return undefined;
+    if (classifyFileError(errorCode(err)) === 'missing') return undefined;
     throw err;
   }
 }
 
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-}
 
 // The callback API on plain descriptors: lighter per call than FileHandle, which matters on a
 // path of four file-system calls per request.

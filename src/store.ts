@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { Problem } from './problem.js';
+import { errorCode } from './errno.js';
 
 /** The namespace version of the settings documents. */
 export const SETTINGS_VERSION = '1.0';
@@ -113,7 +114,7 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
     try {
       stat = statSync(path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (errorCode(err) === 'ENOENT') return undefined;
       throw err;
     }
     if (cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
@@ -173,7 +174,7 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
           .map((name) => name.slice(0, -5))
           .sort();
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        if (errorCode(err) === 'ENOENT') return [];
         throw err;
       }
     },

@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { runIfMain } from '../main-module.js';
 import { ensurePassphrase } from '../jwt-keys.js';
 import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../jwt.js';
+import { errorCode } from '../errno.js';
 
 const USAGE = `usage:
   jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY
@@ -55,7 +56,7 @@ export async function runJwtCli(
         throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command');
     }
   } catch (e) {
-    if (e instanceof UsageError || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (e instanceof UsageError || errorCode(e)?.startsWith('ERR_PARSE_ARGS')) {
       err(`jwt: ${(e as Error).message}\n${USAGE}`);
       return 2;
     }

@@ -17,6 +17,7 @@ import { drawLine, GlyphCache } from './draw/text.js';
 import type { Font } from './font/font.js';
 import { fitText, truncateLines, wrapText, type FittedText, type LaidOutLine } from './layout.js';
 import type { PosterSpec, Shape } from './spec.js';
+import { unreachable } from '../unreachable.js';
 
 export const POSTER_WIDTH = 1125;
 export const POSTER_HEIGHT = 2436;
@@ -88,9 +89,6 @@ function drawShape(canvas: Canvas, shape: Shape): void {
   }
 }
 
-function unreachable(value: never): never {
-  throw new TypeError(`unexpected shape ${JSON.stringify(value)}`);
-}
 
 /** Block height by ink: first line's ascent, the line steps, the last line's descent. */
 function blockHeight(lines: number, size: number, lineHeight: number): number {

@@ -14,6 +14,7 @@ import type { Canvas } from './draw/canvas.js';
 import { loadFont } from './font/load.js';
 import { encodeJpeg, type Subsampling } from './jpeg/encode.js';
 import { canonicalJson, validatePosterSpec, type PosterSpec, type PosterSpecInput, type SpecError } from './spec.js';
+import { errorCode } from '../errno.js';
 
 export { POSTER_HEIGHT, POSTER_WIDTH } from './design.js';
 
@@ -152,7 +153,7 @@ async function exists(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (errorCode(err) === 'ENOENT') return false;
     throw err;
   }
 }

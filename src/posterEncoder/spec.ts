@@ -5,6 +5,8 @@
  * colours lower-case), which is also the form the content hash is computed from.
  */
 
+import { unreachable } from '../unreachable.js';
+
 /** A colour as `#rrggbb`. */
 export type HexColor = string;
 
@@ -305,9 +307,6 @@ function allDefined(...values: unknown[]): boolean {
   return values.every((v) => v !== undefined);
 }
 
-function unreachable(value: never): never {
-  throw new TypeError(`unexpected value ${JSON.stringify(value)}`);
-}
 
 /** JSON with object keys sorted at every level: the canonical text of a normalised spec. */
 export function canonicalJson(value: unknown): string {

@@ -3,10 +3,10 @@
  * Last-Modified of a file, entity-tag lists, and the evaluation order of RFC 9110 13.2.2.
  * Every header value is scanned by hand in one forward pass.
  */
-import { parseHttpDate } from './http-date.js';
-import { skipOws, trimOws } from './scan.js';
+import { parseHttpDate } from '../http/http-date.js';
+import { skipOws, trimOws } from '../http/scan.js';
 
-export { formatHttpDate, parseHttpDate } from './http-date.js';
+export { formatHttpDate, parseHttpDate } from '../http/http-date.js';
 
 /** The validators of one file. */
 export interface Validators {

@@ -5,6 +5,7 @@
  */
 import { evaluatePreconditions, formatHttpDate, ifRangeHolds, type ConditionalFields, type Validators } from './conditional.js';
 import { decideRange } from './ranges.js';
+import { unreachable } from '../unreachable.js';
 
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
 /** Posters have content-hashed names: a name never changes meaning. */
@@ -101,8 +102,4 @@ export function planFileResponse(request: FileRequest, file: FileFacts, now: num
     default:
       return unreachable(range);
   }
-}
-
-function unreachable(value: never): never {
-  throw new TypeError(`unhandled case: ${JSON.stringify(value)}`);
 }

@@ -20,16 +20,6 @@ function isSafeSegment(segment: string): boolean {
 }
 
 /**
- * Whether `candidate` (absolute, normalised) lies strictly inside `root` (absolute, normalised).
- * Separator-aware: `/srv/public-secret/x` is not inside `/srv/public`, and the root itself is
- * not inside itself.
- */
-export function isInside(root: string, candidate: string, separator: string = sep): boolean {
-  const prefix = root.endsWith(separator) ? root : root + separator;
-  return candidate.length > prefix.length && candidate.startsWith(prefix);
-}
-
-/**
  * Whether the path of `candidate` below `root` has a dot-prefixed segment: a symlink inside
  * the public directory that points at `.env` must not serve it.
  */

@@ -51,7 +51,8 @@ export class Problem extends Error {
     Error.stackTraceLimit = 0;
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     Error.stackTraceLimit = stackTraceLimit;
-    this.name = 'Problem';
+    // Each subclass is named for itself (`RouteNotFound`), as jose's errors are.
+    this.name = new.target.name;
     this.code = code;
     this.status = status;
     this.headers = options.headers ?? {};
@@ -65,20 +66,30 @@ export class Problem extends Error {
 
 /** No route matches the path, whatever the method. */
 export class RouteNotFound extends Problem {
+  readonly method: string;
+  readonly path: string;
+  readonly referer: string | undefined;
   constructor(method: string, rawPath: string, referer: string | undefined) {
     const from = referer ? ` (from "${referer}")` : '';
     super('route_not_found', 404, `No route found for "${method} ${rawPath}"${from}`);
+    this.method = method;
+    this.path = rawPath;
+    this.referer = referer;
   }
 }
 
 /** The path is routed, the method is not. */
 export class MethodNotAllowed extends Problem {
+  readonly method: string;
+  readonly path: string;
   readonly allow: readonly string[];
   constructor(method: string, rawPath: string, allow: readonly string[]) {
     const list = allow.join(', ');
     super('method_not_allowed', 405, `No route found for "${method} ${rawPath}": Method Not Allowed (Allow: ${list})`, {
       headers: { allow: list },
     });
+    this.method = method;
+    this.path = rawPath;
     this.allow = allow;
   }
 }
@@ -92,8 +103,10 @@ export class InvalidMethodOverride extends Problem {
 
 /** The Host header is not a host name or bracketed IPv6 address with an optional port. */
 export class InvalidHost extends Problem {
+  readonly host: string;
   constructor(host: string) {
     super('invalid_host', 400, `Invalid Host "${host}".`);
+    this.host = host;
   }
 }
 
@@ -126,8 +139,10 @@ export class UnsupportedTransferCoding extends Problem {
 
 /** The Host header is valid but not listed in `TRUSTED_HOSTS`. */
 export class UntrustedHost extends Problem {
+  readonly host: string;
   constructor(host: string) {
     super('untrusted_host', 400, `Untrusted Host "${host}".`);
+    this.host = host;
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InternalError, MethodNotAllowed, Problem, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
+import { InternalError, InvalidHost, MethodNotAllowed, Problem, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
 
 const BASE = 'https://api.example.com/problem/';
 
@@ -65,5 +65,22 @@ describe('problemHeaders', () => {
       'x-robots-tag': 'none',
       'cache-control': 'no-cache, private',
     });
+  });
+});
+
+describe('the error model', () => {
+  it('names each problem for its class and keeps its data in fields, not only in the message', () => {
+    const notFound = new RouteNotFound('GET', '/x', 'https://e.org/');
+    assert.equal(notFound.name, 'RouteNotFound');
+    assert.equal(notFound.code, 'route_not_found');
+    assert.equal(notFound.status, 404);
+    assert.deepEqual([notFound.method, notFound.path, notFound.referer], ['GET', '/x', 'https://e.org/']);
+    const notAllowed = new MethodNotAllowed('PUT', '/', ['GET', 'HEAD']);
+    assert.equal(notAllowed.name, 'MethodNotAllowed');
+    assert.deepEqual([notAllowed.method, notAllowed.path, notAllowed.allow], ['PUT', '/', ['GET', 'HEAD']]);
+    const host = new InvalidHost('bad_host!');
+    assert.equal(host.name, 'InvalidHost');
+    assert.equal(host.host, 'bad_host!');
+    assert.ok(host instanceof Problem && host instanceof Error);
   });
 });

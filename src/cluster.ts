@@ -1,11 +1,14 @@
 /**
  * `WORKERS=<n>` (n > 1): a `node:cluster` primary that runs n worker processes sharing the
  * port, replaces a worker that dies, and on SIGTERM/SIGINT stops them all gracefully.
- * Every worker appends to the same daily log file (whole lines, O_APPEND).
+ * Every worker appends to the same daily log file (whole lines, O_APPEND). With the dev profiler
+ * on, the primary keeps every worker's profiles, so that any worker can show any of them.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { ProfileHub } from './profiler/hub.js';
+import type { PrimaryMessage } from './profiler/protocol.js';
 
 /** A worker that dies sooner than this after starting is restarted only after this delay. */
 const RESTART_BACKOFF_MS = 1_000;
@@ -21,11 +24,18 @@ export function isListeningMessage(message: unknown): message is ListeningMessag
   return typeof message === 'object' && message !== null && (message as ListeningMessage).type === 'listening';
 }
 
+/** A worker that has gone asks nothing more; its answer is dropped rather than thrown. */
+function answerWorker(worker: Worker, answer: PrimaryMessage): void {
+  if (worker.isConnected()) worker.send(answer, () => {});
+}
+
 /** Runs the primary: forks, prints the one `listening on` line, restarts, stops. */
 export function runPrimary(config: Config, logger: Logger, print: (line: string) => void): void {
   let stopping = false;
   let announced = false;
   const startedAt = new Map<Worker, number>();
+  // As in the app: the profiler exists in dev with APP_DEBUG=1 only.
+  const profiles = config.appEnv === 'dev' && config.debug ? new ProfileHub(config.profilerMax) : undefined;
 
   const fork = () => {
     const worker = cluster.fork();
@@ -34,6 +44,8 @@ export function runPrimary(config: Config, logger: Logger, print: (line: string)
       if (isListeningMessage(message) && !announced) {
         announced = true;
         print(`listening on ${message.url}`);
+      } else {
+        profiles?.receive(message, (answer) => answerWorker(worker, answer));
       }
     });
   };

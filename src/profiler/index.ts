@@ -12,7 +12,8 @@ import { Problem, type ProblemDocument } from '../problem.js';
 import type { RequestContext } from '../request.js';
 import { sendBody } from '../response.js';
 import type { Route } from '../router.js';
-import { isInside, readProjectSource } from './open.js';
+import { isInside } from '../paths.js';
+import { readProjectSource } from './open.js';
 import { mapStackToSources } from './source-maps.js';
 import {
   PANELS,
@@ -24,7 +25,9 @@ import {
   type Panel,
 } from './pages.js';
 import { MASK } from '../secrets.js';
-import { ProfileStore, keptText, maskHeaders, newToken, type Profile } from './profile.js';
+import { linkToPrimary } from './primary-link.js';
+import { ProfileStore, keptText, maskHeaders, newestOf, newToken, type Profile } from './profile.js';
+import { SEARCH_LIMIT, isToken } from './protocol.js';
 
 export const PROFILER_PREFIX = '/_profiler/';
 
@@ -61,6 +64,9 @@ export interface Profiler {
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
+  // With several workers (WORKERS > 1), finished profiles go to the cluster primary, which any
+  // worker asks for tokens it does not hold itself (SPEC 12: the profiler stays whole).
+  const primary = linkToPrimary();
   const secretValues = secretValuesOf(config);
   const settings = describeSettings(config);
 
@@ -94,6 +100,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       profile.status = res.headersSent ? res.statusCode : undefined;
       profile.durationMs = clock() - startedAt;
       profile.responseHeaders = maskHeaders(res.getHeaders(), secretValues);
+      primary?.keep(profile);
     });
   }
 
@@ -104,20 +111,19 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
 
   const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
 
-  const profilePage: Handler = (ctx, _req, res, { params }) => {
-    const profile = profileOrThrow(params.token!);
-    const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
-    sendHtml(res, renderProfilePage(profile, panel, settings, sourceLink), ctx.receivedAt);
-  };
+  const profilePage: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, (profile) => {
+      const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
+      sendHtml(res, renderProfilePage(profile, panel, settings, sourceLink), ctx.receivedAt);
+    });
 
-  const exceptionPage: Handler = (ctx, _req, res, { params }) => {
-    sendHtml(res, renderExceptionPage(profileOrThrow(params.token!), sourceLink), ctx.receivedAt);
-  };
+  const exceptionPage: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, (profile) => sendHtml(res, renderExceptionPage(profile, sourceLink), ctx.receivedAt));
 
-  const stylesheet: Handler = (ctx, _req, res, { params }) => {
-    profileOrThrow(params.token!);
-    sendBody(res, 200, { 'content-type': 'text/css; charset=UTF-8', 'cache-control': 'no-cache, private' }, PROFILER_CSS, ctx.receivedAt);
-  };
+  const stylesheet: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, () => {
+      sendBody(res, 200, { 'content-type': 'text/css; charset=UTF-8', 'cache-control': 'no-cache, private' }, PROFILER_CSS, ctx.receivedAt);
+    });
 
   const searchBar: Handler = (ctx, _req, res) => {
     const query = new URLSearchParams(ctx.query);
@@ -128,7 +134,13 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       status: Number.isInteger(status) && status > 0 ? status : undefined,
       ip: query.get('ip') || undefined,
     };
-    sendHtml(res, renderSearchPage(criteria, parsePanel(query.get('panel')), profiles.search(criteria, 50)), ctx.receivedAt);
+    const panel = parsePanel(query.get('panel'));
+    const local = profiles.search(criteria, SEARCH_LIMIT);
+    if (!primary) return sendHtml(res, renderSearchPage(criteria, panel, local), ctx.receivedAt);
+    // Requests in flight here are not at the primary yet; the primary has every worker's others.
+    return primary.search(criteria, SEARCH_LIMIT).then((shared = []) => {
+      sendHtml(res, renderSearchPage(criteria, panel, newestOf([local, shared], SEARCH_LIMIT)), ctx.receivedAt);
+    });
   };
 
   const openFile: Handler = async (ctx, _req, res) => {
@@ -140,10 +152,15 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
     sendHtml(res, renderSourcePage(source.path, source.text, Number.isInteger(line) && line > 0 ? line : undefined), ctx.receivedAt);
   };
 
-  function profileOrThrow(token: string): Profile {
-    const profile = profiles.get(token);
-    if (!profile) throw new TokenNotFound(token);
-    return profile;
+  /** Shows the profile of `token`: at once when this process holds it, else once the primary answers. */
+  function withProfile(token: string, show: (profile: Profile) => void): void | Promise<void> {
+    const local = profiles.get(token);
+    if (local) return show(local);
+    if (!primary || !isToken(token)) throw new TokenNotFound(token);
+    return primary.find(token).then((shared) => {
+      if (!shared) throw new TokenNotFound(token);
+      show(shared);
+    });
   }
 
   const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });

@@ -3,14 +3,11 @@
  * checked after resolving the path and again after resolving symlinks.
  */
 import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isInside } from '../paths.js';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 const MAX_SOURCE_BYTES = 1 << 20;
 
-/** Whether `path` is `root` itself or inside it (`/srv/src-old` is not inside `/srv/src`). */
-export function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /**
  * The text of a project source file named by `file` (relative to the project or absolute), or

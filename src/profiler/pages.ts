@@ -3,6 +3,7 @@
  */
 import { escapeHtml, renderStack, type SourceLink } from '../html.js';
 import type { Profile } from './profile.js';
+import { unreachable } from '../unreachable.js';
 
 export const PANELS = ['request', 'exception', 'logger', 'config'] as const;
 export type Panel = (typeof PANELS)[number];
@@ -192,8 +193,4 @@ export function renderSourcePage(displayPath: string, text: string, line: number
     })
     .join('');
   return layout(displayPath, `<h1>${escapeHtml(displayPath)}</h1><div class="source">${lines}</div>`, undefined);
-}
-
-function unreachable(value: never): never {
-  throw new TypeError(`unknown panel ${String(value)}`);
 }

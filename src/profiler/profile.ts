@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { LogLevel } from '../log.js';
 import type { ProblemDocument } from '../problem.js';
 
+import { headerText } from '../http/header-value.js';
 import { MASK, maskText } from '../secrets.js';
 
 /** Any one text a profile keeps (a header, a path, a log line, a problem member) is cut here. */
@@ -66,7 +67,7 @@ export function maskHeaders(
   return Object.entries(headers)
     .filter(([, value]) => value !== undefined)
     .map(([name, value]): readonly [string, string] => {
-      const text = Array.isArray(value) ? value.join(', ') : String(value);
+      const text = headerText(value) ?? '';
       return [name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : keptText(text, secretValues)];
     })
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -109,4 +110,15 @@ export class ProfileStore {
     }
     return found;
   }
+}
+
+/**
+ * The newest `limit` profiles of several newest-first lists, newest first (by request time); a
+ * token in more than one list counts once, as the earliest list has it.
+ */
+export function newestOf(lists: readonly (readonly Profile[])[], limit: number): Profile[] {
+  const byToken = new Map<string, Profile>();
+  for (const list of lists) for (const p of list) if (!byToken.has(p.token)) byToken.set(p.token, p);
+  // A stable sort: profiles of one request (same time) keep their order.
+  return [...byToken.values()].sort((a, b) => b.time - a.time).slice(0, limit);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProfileStore, maskHeaders, newToken, type Profile } from '../../src/profiler/profile.js';
+import { ProfileStore, maskHeaders, newestOf, newToken, type Profile } from '../../src/profiler/profile.js';
 import { maskText } from '../../src/secrets.js';
 
 describe('maskText', () => {
@@ -51,5 +51,21 @@ describe('ProfileStore', () => {
     assert.deepEqual(store.search({ method: 'GET', status: 404 }, 10).map((p) => p.token), ['000003', '000001']);
     assert.deepEqual(store.search({ ip: '10.0.0.1' }, 10).map((p) => p.token), ['000003']);
     assert.deepEqual(store.search({}, 1).map((p) => p.token), ['000003']);
+  });
+});
+
+describe('newestOf', () => {
+  const at = (token: string, time: number) => ({ token, time }) as unknown as Profile;
+
+  it('merges newest-first lists by request time, each token once as the first list has it', () => {
+    const local = [at('000004', 40), at('000002', 20)];
+    const shared = [at('000003', 30), at('000002', 20), at('000001', 10)];
+    const merged = newestOf([local, shared], 3);
+    assert.deepEqual(merged.map((p) => p.token), ['000004', '000003', '000002']);
+    assert.equal(merged[2], local[1], 'the first list\'s profile of a token shared by both');
+  });
+
+  it('keeps the order of the profiles of one request (a request and its sub-request)', () => {
+    assert.deepEqual(newestOf([[at('00000a', 5), at('00000b', 5)], []], 10).map((p) => p.token), ['00000a', '00000b']);
   });
 });

@@ -8,8 +8,10 @@
 import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import {
-  drawPoster, encodePoster, loadPosterFonts, normalizePosterSpec, POSTER_SUBSAMPLING, renderPosterTimed,
+  drawPoster, encodePoster, POSTER_SUBSAMPLING, renderPosterTimed,
 } from '../src/posterEncoder/poster.ts';
+import { loadPosterFonts } from '../src/poster/fonts.ts';
+import { checkPosterSpec as normalizePosterSpec } from '../src/poster/library.ts';
 import { planText } from '../src/posterEncoder/design.ts';
 import { writeResultsSection } from './lib/results.mjs';
 
@@ -34,12 +36,13 @@ const median = (xs) => {
 const mib = (bytes) => bytes / (1024 * 1024);
 
 async function timeRenders() {
-  await loadPosterFonts();
+  const fonts = await loadPosterFonts();
+  const spec = normalizePosterSpec(SPEC);
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
   const rows = [];
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
-    const { bytes, timings } = await renderPosterTimed(SPEC);
+    const { bytes, timings } = renderPosterTimed(spec, fonts);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     if (i >= WARMUP) rows.push({ ...timings, total: timings.draw + timings.text + timings.encode, bytes: bytes.length });
   }

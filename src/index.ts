@@ -9,15 +9,9 @@ export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogL
 export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log-file.js';
 export { logFileName, nextMidnight, pruneList } from './log-rotation.js';
 export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './posterEncoder/jpeg/encode.js';
-export {
-  renderPoster,
-  writePoster,
-  posterFileName,
-  RENDERER_VERSION,
-  PosterSpecError,
-  POSTER_WIDTH,
-  POSTER_HEIGHT,
-} from './posterEncoder/poster.js';
+export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/library.js';
+export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './posterEncoder/poster.js';
+export { posterSchema } from './posterEncoder/schema.js';
 export {
   validatePosterSpec,
   type PosterSpec,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
 import type { Handler } from './app.js';
 import type { Config } from './config.js';
-import { POSTER_HEIGHT, POSTER_WIDTH, posterFileName } from './posterEncoder/poster.js';
+import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from './posterEncoder/poster.js';
 import { POSTER_SCHEMA_PATH, posterSchema } from './posterEncoder/schema.js';
 import { validatePosterSpec } from './posterEncoder/spec.js';
 import { writePosterFile } from './poster-files.js';
@@ -113,7 +113,7 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
     if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
-    const name = posterFileName(checked.spec);
+    const name = posterFileNameOf(checked.spec);
     const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.spec, name));
     const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
     const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });

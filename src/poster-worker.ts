@@ -4,13 +4,14 @@
  * the bytes against POSTER_MAX_BYTES.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderPoster } from './posterEncoder/poster.js';
+import { loadPosterFonts } from './poster/fonts.js';
+import { renderPosterJpeg } from './posterEncoder/poster.js';
 import type { RenderJob, RenderReply } from './poster-pool.js';
 
 parentPort?.on('message', (job: RenderJob) => {
   void (async (): Promise<RenderReply> => {
     try {
-      const rendered = await renderPoster(job.spec);
+      const rendered = renderPosterJpeg(job.spec, await loadPosterFonts());
       // Transfer a buffer that holds exactly the poster, so nothing else crosses with it.
       const bytes = rendered.byteOffset === 0 && rendered.byteLength === rendered.buffer.byteLength ? rendered : rendered.slice();
       return { id: job.id, ok: true, bytes };

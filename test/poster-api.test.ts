@@ -223,10 +223,15 @@ describe('the render pool', () => {
     assert.deepEqual([...bytes.subarray(-2)], [0xff, 0xd9]);
   });
 
-  it('fails a job whose spec the renderer refuses', async () => {
+  it('fails a job the renderer throws on, and renders the next one', async () => {
     const pool = createRenderPool({ size: 1 });
     after(() => pool.close());
-    await assert.rejects(pool.render({ title: 42 } as unknown as PosterSpec), /title/);
+    // Only a forged value gets past the PosterSpec brand: the worker trusts what it is given.
+    await assert.rejects(pool.render({ title: 42 } as unknown as PosterSpec), /background/);
+    const checked = validatePosterSpec({ title: 'after a failure' });
+    assert.ok(checked.ok);
+    const bytes = await pool.render(checked.spec);
+    assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xd8]);
   });
 });
 

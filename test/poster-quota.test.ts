@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
-import { posterFileName } from '../src/posterEncoder/poster.js';
+import { posterFileName } from '../src/poster/library.js';
 import { InsufficientStorage, parseLedger, PosterUsage, USAGE_LEDGER } from '../src/poster-quota.js';
 import { problemOf, send } from './helpers/http.js';
 import { startTestService } from './helpers/service.js';

@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { runIfMain } from '../main-module.js';
-import { writePoster } from '../posterEncoder/poster.js';
+import { writePoster } from '../poster/library.js';
 import { validatePosterSpec } from '../posterEncoder/spec.js';
 
 const USAGE = `usage: poster --title T [options]

@@ -1,12 +1,14 @@
 /**
  * The fonts that ship with the package (`assets/fonts/`, DejaVu Sans; licence in
- * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per process.
+ * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per process. This is the file
+ * system's side of posters: the encoder under `posterEncoder/` is handed the parsed faces.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Font } from './font.js';
+import type { PosterFonts } from '../posterEncoder/design.js';
+import { Font } from '../posterEncoder/font/font.js';
 
 /** The faces a poster uses. */
 export type FontFace = 'regular' | 'bold';
@@ -37,7 +39,7 @@ export function fontPath(face: FontFace): string {
 
 /**
  * The nearest directory at or above `from` holding a `package.json`: this module runs as
- * `src/posterEncoder/font/load.ts` (tsx) or `dist/posterEncoder/font/load.js` (compiled), and
+ * `src/poster/fonts.ts` (tsx) or `dist/poster/fonts.js` (compiled), and
  * `assets/` sits at the package root in both layouts.
  */
 export function packageRoot(from: string): string {
@@ -45,4 +47,10 @@ export function packageRoot(from: string): string {
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json at or above ${from}`);
   }
+}
+
+/** The faces a poster's design uses, loaded once. */
+export async function loadPosterFonts(): Promise<PosterFonts> {
+  const [regular, bold] = await Promise.all([loadFont('regular'), loadFont('bold')]);
+  return { regular, bold };
 }

@@ -47,8 +47,18 @@ export interface LineShape {
 /** A shape in poster pixels (origin top-left, y down), drawn over the background, under the text. */
 export type Shape = RectShape | CircleShape | LineShape;
 
-/** A valid, normalised spec: every field present. */
-export interface PosterSpec {
+/** What makes a spec a `PosterSpec`: only `validatePosterSpec` hands one out. */
+declare const validated: unique symbol;
+
+/**
+ * A valid, normalised spec: every field present. Branded, so a value that did not come out of
+ * `validatePosterSpec` is no `PosterSpec`: it is validated once, at the edge, and its type
+ * crosses the render pool and the worker with it.
+ */
+export type PosterSpec = NormalizedSpec & { readonly [validated]: true };
+
+/** The members of a valid, normalised spec. */
+export interface NormalizedSpec {
   readonly title: string;
   /** '' when there is none. */
   readonly subtitle: string;
@@ -148,10 +158,8 @@ export function validatePosterSpec(input: unknown): ValidationResult {
   const shapes = c.shapes(input) ?? defaultShapes(textColor, accentColor);
   const quality = c.number(input, 'quality', '', { required: false, min: 1, max: 100, integer: true }) ?? DEFAULTS.quality;
   if (errors.length > 0) return { ok: false, errors };
-  return {
-    ok: true,
-    spec: { title: title!, subtitle: subtitle ?? '', body: body ?? '', align, background, textColor, accentColor, shapes, quality },
-  };
+  const spec: NormalizedSpec = { title: title!, subtitle: subtitle ?? '', body: body ?? '', align, background, textColor, accentColor, shapes, quality };
+  return { ok: true, spec: spec as PosterSpec };
 }
 
 /** RFC 6901: `~` -> `~0`, `/` -> `~1`. */

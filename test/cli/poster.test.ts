@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runPosterCli } from '../../src/cli/poster.js';
-import { posterFileName } from '../../src/posterEncoder/poster.js';
+import { posterFileName } from '../../src/poster/library.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/poster.ts', import.meta.url));
 

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { writePoster } from '../../src/posterEncoder/poster.js';
+import { writePoster } from '../../src/poster/library.js';
 import { send } from '../helpers/http.js';
 import { runProgram } from '../helpers/programs.js';
 import { runServerProgram } from '../helpers/service.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { renderPoster, writePoster } from '../../src/posterEncoder/poster.js';
+import { renderPoster, writePoster } from '../../src/poster/library.js';
 import { runProgram } from '../helpers/programs.js';
 
 /** Header of a binary PNM (P5 grey / P6 colour) as djpeg -pnm writes it, and where pixels start. */

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
 import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster-api.js';
-import { posterFileName, renderPoster } from '../../src/posterEncoder/poster.js';
+import { posterFileName, renderPoster } from '../../src/poster/library.js';
 import { RATE_WINDOW_MS } from '../../src/poster-rate.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { fontPath, loadFont, packageRoot } from '../../../src/posterEncoder/font/load.js';
+import { fontPath, loadFont, packageRoot } from '../../src/poster/fonts.js';
 
 describe('packageRoot', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { drawBackground, planText, POSTER_HEIGHT, POSTER_WIDTH, type TextPlan } from '../../src/posterEncoder/design.js';
-import { loadPosterFonts } from '../../src/posterEncoder/poster.js';
+import { loadPosterFonts } from '../../src/poster/fonts.js';
 import { validatePosterSpec, type PosterSpec, type PosterSpecInput } from '../../src/posterEncoder/spec.js';
 
 const fonts = await loadPosterFonts();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadFont } from '../../src/posterEncoder/font/load.js';
+import { loadFont } from '../../src/poster/fonts.js';
 import { codePoints, fitText, shapeLine, truncateLines, wrapText, type LaidOutLine } from '../../src/posterEncoder/layout.js';
 
 const font = await loadFont('regular');

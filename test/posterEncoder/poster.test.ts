@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import {
-  posterFileName, PosterSpecError, RENDERER_VERSION, renderPoster, renderPosterTimed, writePoster,
-} from '../../src/posterEncoder/poster.js';
+import { loadPosterFonts } from '../../src/poster/fonts.js';
+import { checkPosterSpec, posterFileName, PosterSpecError, renderPoster, writePoster } from '../../src/poster/library.js';
+import { RENDERER_VERSION, renderPosterTimed } from '../../src/posterEncoder/poster.js';
 import { canonicalJson, validatePosterSpec } from '../../src/posterEncoder/spec.js';
 
 const SPEC = {
@@ -36,7 +36,7 @@ describe('renderPoster', () => {
   it('renders a 1125x2436 baseline JPEG with full-resolution chroma, the same bytes every time', async () => {
     let tick = 0;
     const clock = () => [0, 10, 30, 60][tick++];
-    const timed = await renderPosterTimed(SPEC, clock);
+    const timed = renderPosterTimed(checkPosterSpec(SPEC), await loadPosterFonts(), clock);
     const again = await renderPoster(SPEC);
     assert.deepEqual(timed.timings, { draw: 10, text: 20, encode: 30 }, 'stage timings from the injected clock');
     const bytes = timed.bytes;

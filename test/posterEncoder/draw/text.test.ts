@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Canvas } from '../../../src/posterEncoder/draw/canvas.js';
 import { drawLine, GlyphCache, rasterizeGlyph } from '../../../src/posterEncoder/draw/text.js';
-import { loadFont } from '../../../src/posterEncoder/font/load.js';
+import { loadFont } from '../../../src/poster/fonts.js';
 import { shapeLine } from '../../../src/posterEncoder/layout.js';
 
 const font = await loadFont('regular');

@@ -14,7 +14,7 @@ import {
 import type { Logger, LogLevel } from './log.js';
 import { createProfiler } from './profiler/index.js';
 import type { Profile } from './profiler/profile.js';
-import { negotiate } from './negotiation.js';
+import { negotiate } from './http/negotiation.js';
 import {
   InternalError,
   MethodNotAllowed,
@@ -25,12 +25,12 @@ import {
   renderProblem,
   type ProblemDocument,
 } from './problem.js';
-import { isUnder, namespaceUrl, resolveRequest, type RequestContext } from './request.js';
-import { frameForWireMethod, sendBody } from './response.js';
+import { isUnder, namespaceUrl, resolveRequest, type RequestContext } from './http/request.js';
+import { frameForWireMethod, sendBody } from './http/response.js';
 import { createSecretMasker } from './secrets.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
-import { unreachable } from './unreachable.js';
+import { unreachable } from './util/unreachable.js';
 
 /** What the router took from the path: `{name}` parameters and the `{name*}` segments. */
 export interface HandlerMatch {

@@ -10,9 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { parseTrustedProxies, type TrustedProxies } from './proxies.js';
-import { parseTrustedHosts, type HostMatcher } from './hosts.js';
-import { errorCode } from './errno.js';
+import { parseTrustedProxies, type TrustedProxies } from './http/proxies.js';
+import { parseTrustedHosts, type HostMatcher } from './http/hosts.js';
+import { errorCode } from './util/errno.js';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
 

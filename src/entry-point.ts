@@ -3,9 +3,9 @@
  * (never the admin one), as JSON for API clients and a small page for browsers (SPEC 6).
  */
 import type { Namespaces } from './config.js';
-import { escapeHtml, renderPage } from './html.js';
-import type { Representation } from './negotiation.js';
-import { namespaceUrl } from './request.js';
+import { escapeHtml, renderPage } from './http/html.js';
+import type { Representation } from './http/negotiation.js';
+import { namespaceUrl } from './http/request.js';
 
 /** The namespaces `GET /` may link; `admin` is deliberately not one of them. */
 export const PUBLIC_NAMESPACES = ['doc', 'problem', 'schema', 'service', 'static'] as const;

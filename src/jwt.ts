@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { Problem } from './problem.js';
-import { errorCode } from './errno.js';
+import { errorCode } from './util/errno.js';
 
 export const JWT_ALGORITHM = 'ES512';
 /** Longer tokens are refused before any cryptography runs. */

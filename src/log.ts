@@ -2,7 +2,7 @@
  * Log lines: `<YYYY-MM-DD HH:MM:SS> <channel>.<LEVEL>: <message>`, the timestamp local to the
  * log time zone, one entry per line whatever the message holds.
  */
-import { formatOncePerSecond } from './once-per-second.js';
+import { formatOncePerSecond } from './util/once-per-second.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 

@@ -3,9 +3,9 @@
  * and their JSON and HTML representations with the observed headers.
  */
 import { STATUS_CODES } from 'node:http';
-import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './html.js';
-import type { Representation } from './negotiation.js';
-import { createHttpDateFormatter } from './response.js';
+import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './http/html.js';
+import type { Representation } from './http/negotiation.js';
+import { createHttpDateFormatter } from './http/response.js';
 
 export type ProblemCode =
   | 'route_not_found'

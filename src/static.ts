@@ -15,17 +15,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MethodNotAllowed, RouteNotFound } from './problem.js';
-import type { RequestContext } from './request.js';
-import { writeFramedHead } from './response.js';
+import type { RequestContext } from './http/request.js';
+import { writeFramedHead } from './http/response.js';
 import { lastModifiedOf, strongEntityTag } from './static/conditional.js';
 import { contentTypeFor } from './static/mime.js';
 import { cacheControlFor, planFileResponse, type FileRequest, type SendPlan } from './static/plan.js';
 import { PreconditionFailed, RangeNotSatisfiable } from './static/problems.js';
 import { headerText } from './http/header-value.js';
 import { classifyFileError } from './static/file-errors.js';
-import { isInside } from './paths.js';
+import { isInside } from './util/paths.js';
 import { hasDotSegmentBelow, isSafeSegments } from './static/safe-path.js';
-import { errorCode } from './errno.js';
+import { errorCode } from './util/errno.js';
 
 /** The methods a static file allows, in Allow order. */
 export const STATIC_METHODS: readonly string[] = ['GET', 'HEAD'];

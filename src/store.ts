@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { Problem } from './problem.js';
-import { errorCode } from './errno.js';
+import { errorCode } from './util/errno.js';
 
 /** The namespace version of the settings documents. */
 export const SETTINGS_VERSION = '1.0';

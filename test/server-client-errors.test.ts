@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createThrottledLog, summaryLine } from '../src/log-throttle.js';
+import { createThrottledLog, summaryLine } from '../src/log/throttle.js';
 import { sendRaw, statusOf } from './helpers/http.js';
 import { startTestService } from './helpers/service.js';
 

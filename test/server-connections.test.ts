@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { IDLE_CLOSE_GRACE_MS } from '../src/connections.js';
+import { IDLE_CLOSE_GRACE_MS } from '../src/http/connections.js';
 import { statusOf } from './helpers/http.js';
 import { startTestService } from './helpers/service.js';
 import { converse, headerOf, waitFor } from './helpers/sockets.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FALLBACK_CONTROLLER } from '../src/app.js';
 import { MethodNotAllowed, RouteNotFound } from '../src/problem.js';
-import type { RequestContext } from '../src/request.js';
+import type { RequestContext } from '../src/http/request.js';
 import { createStaticHandler } from '../src/static.js';
 import { send, sendRaw, statusOf, type RawResponse } from './helpers/http.js';
 import { startTestService } from './helpers/service.js';

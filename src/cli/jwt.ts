@@ -11,10 +11,10 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { runIfMain } from '../main-module.js';
-import { ensurePassphrase } from '../jwt-keys.js';
+import { runIfMain } from '../util/main-module.js';
+import { ensurePassphrase } from '../jwt/keys.js';
 import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../jwt.js';
-import { errorCode } from '../errno.js';
+import { errorCode } from '../util/errno.js';
 
 const USAGE = `usage:
   jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { runIfMain } from '../main-module.js';
+import { runIfMain } from '../util/main-module.js';
 import { writePoster } from '../poster/library.js';
 import { validatePosterSpec } from '../posterEncoder/spec.js';
 

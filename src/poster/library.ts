@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { posterFileNameOf, renderPosterJpeg } from '../posterEncoder/poster.js';
 import { validatePosterSpec, type PosterSpec, type PosterSpecInput, type SpecError } from '../posterEncoder/spec.js';
-import { writePosterFile } from '../poster-files.js';
+import { writePosterFile } from './files.js';
 import { loadPosterFonts } from './fonts.js';
 
 /** Thrown for a spec that does not validate, with every problem. */

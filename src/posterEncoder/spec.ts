@@ -5,7 +5,7 @@
  * colours lower-case), which is also the form the content hash is computed from.
  */
 
-import { unreachable } from '../unreachable.js';
+import { unreachable } from '../util/unreachable.js';
 
 /** A colour as `#rrggbb`. */
 export type HexColor = string;

@@ -2,7 +2,7 @@
  * The cluster primary's side of the dev profiler (`WORKERS` > 1): the one store of every
  * worker's finished profiles, which any worker may ask for a token or a search.
  */
-import { unreachable } from '../unreachable.js';
+import { unreachable } from '../util/unreachable.js';
 import { ProfileStore, type Profile } from './profile.js';
 import { parseWorkerMessage, type PrimaryMessage } from './protocol.js';
 

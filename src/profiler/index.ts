@@ -9,10 +9,10 @@ import { SECRET_SETTINGS, type Config } from '../config.js';
 import { secretValuesOf } from '../secrets.js';
 import type { LogLevel } from '../log.js';
 import { Problem, type ProblemDocument } from '../problem.js';
-import type { RequestContext } from '../request.js';
-import { sendBody } from '../response.js';
+import type { RequestContext } from '../http/request.js';
+import { sendBody } from '../http/response.js';
 import type { Route } from '../router.js';
-import { isInside } from '../paths.js';
+import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import { mapStackToSources } from './source-maps.js';
 import {

@@ -3,7 +3,7 @@
  * checked after resolving the path and again after resolving symlinks.
  */
 import { open, realpath } from 'node:fs/promises';
-import { isInside } from '../paths.js';
+import { isInside } from '../util/paths.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 const MAX_SOURCE_BYTES = 1 << 20;

@@ -1,9 +1,9 @@
 /**
  * The profiler's pages: server-rendered HTML, no external assets, every value escaped.
  */
-import { escapeHtml, renderStack, type SourceLink } from '../html.js';
+import { escapeHtml, renderStack, type SourceLink } from '../http/html.js';
 import type { Profile } from './profile.js';
-import { unreachable } from '../unreachable.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const PANELS = ['request', 'exception', 'logger', 'config'] as const;
 export type Panel = (typeof PANELS)[number];

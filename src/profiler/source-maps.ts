@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { parseFrameLocation } from '../stack-frames.js';
+import { parseFrameLocation } from '../util/stack-frames.js';
 
 /** Maps read so far, by generated file; null when a file has none. */
 const maps = new Map<string, SourceMap | null>();

@@ -5,7 +5,7 @@
  */
 import { evaluatePreconditions, formatHttpDate, ifRangeHolds, type ConditionalFields, type Validators } from './conditional.js';
 import { decideRange } from './ranges.js';
-import { unreachable } from '../unreachable.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
 /** Posters have content-hashed names: a name never changes meaning. */

@@ -2,7 +2,7 @@
  * SIGTERM to the real server program while curl floods it with 404s over keep-alive
  * connections (8 in parallel): the program exits 0, every request curl got an answer to was
  * answered completely, and every answered error has its line in the log file, whole. The
- * in-process client of test/log-durability.test.ts opens one connection per request; curl
+ * in-process client of test/log/durability.test.ts opens one connection per request; curl
  * reuses its connections, so the stop also has to close idle keep-alive sockets without
  * cutting an answer short. Needs curl; fails, never skips, without it.
  */

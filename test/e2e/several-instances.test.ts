@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
-import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster-api.js';
+import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster/api.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';
-import { RATE_WINDOW_MS } from '../../src/poster-rate.js';
+import { RATE_WINDOW_MS } from '../../src/poster/rate.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';
 

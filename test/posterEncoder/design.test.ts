@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { drawBackground, planText, POSTER_HEIGHT, POSTER_WIDTH, type TextPlan } from '../../src/posterEncoder/design.js';
+import { Canvas } from '../../src/posterEncoder/draw/canvas.js';
 import { loadPosterFonts } from '../../src/poster/fonts.js';
 import { validatePosterSpec, type PosterSpec, type PosterSpecInput } from '../../src/posterEncoder/spec.js';
 
@@ -67,5 +68,17 @@ describe('drawBackground', () => {
     assert.deepEqual([canvas.width, canvas.height], [1125, 2436], 'poster size');
     assert.deepEqual(canvas.pixel(15, 15), [255, 0, 0], 'inside the rect');
     assert.deepEqual(canvas.pixel(500, 500), [0, 0, 0], 'background');
+  });
+
+  it('repaints a reused canvas completely, to the same pixels as a new one', () => {
+    const first = spec({ title: 'A', shapes: [{ kind: 'circle', cx: 300, cy: 300, r: 200, color: '#ff0000' }] });
+    const second = spec({ title: 'B', background: { from: '#102030', to: '#f0e0d0', angle: 90 } });
+    const reused = drawBackground(first);
+    assert.equal(drawBackground(second, reused), reused, 'draws on the given canvas');
+    assert.ok(Buffer.from(reused.data).equals(Buffer.from(drawBackground(second).data)), 'nothing of the first poster left');
+  });
+
+  it('refuses a canvas of another size', () => {
+    assert.throws(() => drawBackground(spec({ title: 'T' }), new Canvas(10, 10)), TypeError);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { arcSegments, FLATTEN_TOLERANCE, PathBuilder } from '../../../src/posterEncoder/draw/path.js';
-import { rasterize, type CoverageMask } from '../../../src/posterEncoder/draw/rasterize.js';
+import { accumulateBands, accumulatePath, BAND_ROWS, rasterize, type CoverageMask } from '../../../src/posterEncoder/draw/rasterize.js';
 
 const sum = (mask: CoverageMask) => mask.data.reduce((a, b) => a + b, 0);
 const at = (mask: CoverageMask, x: number, y: number) => mask.data[(y - mask.y) * mask.width + (x - mask.x)];
@@ -106,5 +106,29 @@ describe('PathBuilder', () => {
 
   it('refuses lineTo before moveTo', () => {
     assert.throws(() => new PathBuilder().lineTo(1, 1), TypeError, 'lineTo first');
+  });
+});
+
+describe('accumulateBands', () => {
+  it('hands over bands of BAND_ROWS rows holding exactly what accumulatePath holds for those rows', () => {
+    const path = new PathBuilder().arc(30.3, 20.7, 25.2, 0, 2 * Math.PI).close();
+    rect(path, 40.5, -3.25, 30, 50.5, false);
+    const clip = { x: 0, y: 0, width: 60, height: 70 };
+    const whole = accumulatePath(path, clip);
+    const rows: number[] = [];
+    accumulateBands(path, clip, (band) => {
+      assert.equal(band.x, whole.x, 'band x');
+      assert.ok(band.height <= BAND_ROWS, `band of ${band.height} rows`);
+      const offset = (band.y - whole.y) * whole.width;
+      assert.deepEqual(band.data, whole.data.subarray(offset, offset + band.height * whole.width), `rows from ${band.y}`);
+      rows.push(band.height);
+    });
+    assert.equal(rows.reduce((a, b) => a + b, 0), whole.height, 'every row once');
+  });
+
+  it('hands over nothing for a path outside the clip', () => {
+    let bands = 0;
+    accumulateBands(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }, () => bands++);
+    assert.equal(bands, 0);
   });
 });

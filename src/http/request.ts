@@ -1,0 +1,226 @@
+/**
+ * One request's context: the raw path and query, the effective method (X-HTTP-Method
+ * tunneling), the `rest.*` attributes, client IP and scheme after trusted proxies, the
+ * validated Host and the base URL for generated links.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Config, Namespace } from '../config.js';
+import { hostnameOf, isValidHost } from './hosts.js';
+import { headerText } from './header-value.js';
+import {
+  HostCount,
+  InvalidHost,
+  InvalidMethodOverride,
+  InvalidRequestTarget,
+  UnsupportedTransferCoding,
+  UntrustedHost,
+  type Problem,
+} from '../problem.js';
+import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
+import { splitPath } from '../router.js';
+
+export const TUNNELING_HEADER = 'X-HTTP-Method';
+
+export interface RequestAttributes {
+  'rest.tunneling.header': string;
+  'rest.tunneling.original_method': string;
+  'rest.service.zone': boolean;
+  /** The controller id that answered, once known. */
+  _controller?: string;
+}
+
+export interface RequestContext {
+  /** The method routing uses: the tunneled one for a POST with X-HTTP-Method. */
+  readonly method: string;
+  /** The method as sent. */
+  readonly originalMethod: string;
+  /** The request target as sent, read as UTF-8 (`/a%20b?x=1`, `http://h/x`, `*`). */
+  readonly target: string;
+  /** The target's path exactly as sent, without query or fragment (`*` for `OPTIONS *`). */
+  readonly rawPath: string;
+  /** Percent-decoded path segments; undefined when the path cannot match anything. */
+  readonly segments: readonly string[] | undefined;
+  readonly query: string;
+  readonly clientIp: string;
+  readonly scheme: 'http' | 'https';
+  /** `https://api.example.com`: from BASE_URL, else the scheme and a valid, trusted Host. */
+  readonly baseUrl: string;
+  readonly referer: string | undefined;
+  readonly accept: string | undefined;
+  readonly attributes: RequestAttributes;
+  /** A problem found before routing (framing, target, Host, method override). */
+  readonly rejection: Problem | undefined;
+  /** When the request arrived (ms since the epoch). */
+  readonly receivedAt: number;
+}
+
+/** A request target split into its parts (RFC 9112 3.2). */
+export interface ParsedTarget {
+  /** The path exactly as sent, without query or fragment; `/` for an absolute form without one. */
+  readonly rawPath: string;
+  readonly query: string;
+  /** The authority of an absolute-form target (`http://h:8080/x` -> `h:8080`): it is the host. */
+  readonly authority: string | undefined;
+  /** False for a target of none of the forms: origin (`/x`), absolute (`http://h/x`), `*`. */
+  readonly valid: boolean;
+}
+
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** Splits a request target into its raw path, query and (absolute form) authority. */
+export function parseTarget(target: string): ParsedTarget {
+  let rest = target;
+  let authority: string | undefined;
+  const scheme = ABSOLUTE_FORM.exec(target);
+  if (scheme) {
+    const start = scheme[0].length;
+    let end = start;
+    while (end < target.length && !'/?#'.includes(target[end]!)) end++;
+    authority = target.slice(start, end);
+    rest = target.slice(end);
+    // `http://h?x=1`: the path of an absolute form without one is `/` (RFC 9112 3.2.2).
+    if (!rest.startsWith('/')) rest = `/${rest}`;
+  }
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const question = rest.indexOf('?');
+  const rawPath = question < 0 ? rest : rest.slice(0, question);
+  const query = question < 0 ? '' : rest.slice(question + 1);
+  return { rawPath, query, authority, valid: rawPath.startsWith('/') || rawPath === '*' };
+}
+
+/**
+ * Header and target bytes arrive as latin1 text; the original service shows them as UTF-8.
+ * Invalid sequences become U+FFFD, so one byte in stays a few bytes out wherever it is shown.
+ */
+export function decodeUtf8(text: string): string {
+  return NON_ASCII.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+}
+
+const NON_ASCII = /[\u0080-\u00ff]/;
+
+/**
+ * The method routing uses. Only a POST tunnels; an empty header is ignored; anything but
+ * letters is a 400.
+ */
+export function effectiveMethod(original: string, override: string | undefined): string | InvalidMethodOverride {
+  if (original !== 'POST' || override === undefined || override === '') return original;
+  return /^[A-Za-z]+$/.test(override) ? override.toUpperCase() : new InvalidMethodOverride();
+}
+
+/** Whether decoded `segments` (or the raw path) lie under a namespace's path prefix. */
+export function isUnder(namespace: Namespace, rawPath: string, segments: readonly string[] | undefined): boolean {
+  if (segments === undefined) return rawPath.startsWith(namespace.path);
+  const parts = prefixSegments(namespace);
+  if (segments.length <= parts.length) return parts.length === 0;
+  for (let i = 0; i < parts.length; i++) if (segments[i] !== parts[i]) return false;
+  return true;
+}
+
+const prefixes = new WeakMap<Namespace, readonly string[]>();
+
+/** `/api/v1/` -> `['api', 'v1']`, computed once per namespace. */
+function prefixSegments(namespace: Namespace): readonly string[] {
+  let parts = prefixes.get(namespace);
+  if (parts === undefined) {
+    const prefix = namespace.path.slice(1, -1);
+    parts = prefix === '' ? [] : prefix.split('/');
+    prefixes.set(namespace, parts);
+  }
+  return parts;
+}
+
+/** The absolute URL of a namespace: its own origin, or the request's base URL. */
+export function namespaceUrl(namespace: Namespace, baseUrl: string): string {
+  return (namespace.origin ?? baseUrl) + namespace.path;
+}
+
+/** Host header values longer than a DNS name and a port can be are refused before any matching. */
+export const MAX_HOST_LENGTH = 255;
+
+/** Builds the context of a request; never throws: problems land in `rejection`. */
+export function resolveRequest(req: IncomingMessage, config: Config, receivedAt: number): RequestContext {
+  const target = decodeUtf8(req.url ?? '/');
+  const { rawPath, query, authority, valid } = parseTarget(target);
+  const segments = splitPath(rawPath);
+  const originalMethod = req.method ?? 'GET';
+  const methodOrProblem = effectiveMethod(originalMethod, header(req, 'x-http-method'));
+  const method = typeof methodOrProblem === 'string' ? methodOrProblem : originalMethod;
+
+  const peer = unmapV4(req.socket.remoteAddress ?? '');
+  const trusted = isTrustedPeer(config.trustedProxies, peer);
+  const clientIp = resolveClientIp(config.trustedProxies, peer, header(req, 'x-forwarded-for'));
+  const forwardedProto = trusted ? header(req, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() : undefined;
+  const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : 'http';
+
+  // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
+  const hostValue = authority ?? req.headers.host;
+  const hostProblem = checkHost(req, hostValue, config);
+  const host = hostProblem === undefined && hostValue ? hostValue.toLowerCase() : localHost(req);
+  const rejection =
+    transferCodingProblem(req.headers['transfer-encoding']) ??
+    (valid ? undefined : new InvalidRequestTarget(target)) ??
+    hostProblem ??
+    (typeof methodOrProblem === 'string' ? undefined : methodOrProblem);
+
+  const referer = header(req, 'referer');
+  return {
+    method,
+    originalMethod,
+    target,
+    rawPath,
+    segments,
+    query,
+    clientIp,
+    scheme,
+    baseUrl: config.baseUrl ?? `${scheme}://${host}`,
+    referer: referer === undefined ? undefined : decodeUtf8(referer),
+    accept: header(req, 'accept'),
+    attributes: {
+      'rest.tunneling.header': TUNNELING_HEADER,
+      'rest.tunneling.original_method': originalMethod,
+      // Known only once a route matched (SPEC 2): unmatched requests are never in the zone.
+      'rest.service.zone': false,
+    },
+    rejection,
+    receivedAt,
+  };
+}
+
+/** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
+function transferCodingProblem(value: string | undefined): Problem | undefined {
+  if (value === undefined || value.trim().toLowerCase() === 'chunked') return undefined;
+  return new UnsupportedTransferCoding(decodeUtf8(value));
+}
+
+/** An HTTP/1.1 request has exactly one Host (RFC 9112 3.2); it must be a host, and trusted. */
+function checkHost(req: IncomingMessage, host: string | undefined, config: Config): Problem | undefined {
+  const count = countHostHeaders(req.rawHeaders);
+  if (count > 1 || (count === 0 && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)) return new HostCount(count);
+  if (host === undefined) return undefined;
+  const name = host.toLowerCase();
+  if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
+  if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
+  return undefined;
+}
+
+function countHostHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
+
+/** The address the client reached, for links when the Host header cannot be used. */
+function localHost(req: IncomingMessage): string {
+  const address = unmapV4(req.socket.localAddress ?? '127.0.0.1');
+  const port = req.socket.localPort;
+  const name = address.includes(':') ? `[${address}]` : address;
+  return port === undefined ? name : `${name}:${port}`;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  return headerText(req.headers[name]);
+}

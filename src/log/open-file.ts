@@ -1,0 +1,90 @@
+/**
+ * A day's log file held open for appending, and the cheap check that it is still the file of
+ * its name: `rm` or a rename (logrotate) of the file would otherwise leave the sink writing into
+ * a deleted inode until midnight, losing lines and keeping the disk space.
+ */
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { errorCode } from '../util/errno.js';
+
+/** How often the open file is compared with its name, and its size re-read for other writers. */
+export const RECHECK_MS = 1_000;
+
+/** What a check found. */
+export type FileCheck = 'same' | 'shrank' | 'replaced';
+
+/** An open file appended to with O_APPEND; its size counts every writer's lines. */
+export class OpenLogFile {
+  readonly date: string;
+  readonly path: string;
+  readonly #fd: FileHandle;
+  readonly #dev: bigint;
+  readonly #ino: bigint;
+  #size: number;
+  #checkedAt: number;
+
+  private constructor(date: string, path: string, fd: FileHandle, identity: { dev: bigint; ino: bigint; size: bigint }, now: number) {
+    this.date = date;
+    this.path = path;
+    this.#fd = fd;
+    this.#dev = identity.dev;
+    this.#ino = identity.ino;
+    this.#size = Number(identity.size);
+    this.#checkedAt = now;
+  }
+
+  /** Opens (creating) `path` for appending; its size is the file's real size. */
+  static async open(date: string, path: string, now: number): Promise<OpenLogFile> {
+    const fd = await open(path, 'a');
+    try {
+      return new OpenLogFile(date, path, fd, await fd.stat({ bigint: true }), now);
+    } catch (err) {
+      await fd.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Bytes in the file: its size when last checked, plus what this process wrote since. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Past RECHECK_MS since the last look (or when the clock went back): whether the path still
+   * names this file, and its size re-read so other processes' lines count. Two stat calls a
+   * second at most; `same` without a system call in between.
+   */
+  async check(now: number): Promise<FileCheck> {
+    if (Math.abs(now - this.#checkedAt) < RECHECK_MS) return 'same';
+    this.#checkedAt = now;
+    const [held, named] = await Promise.all([this.#fd.stat({ bigint: true }), statUnlessGone(this.path)]);
+    if (!named || named.dev !== this.#dev || named.ino !== this.#ino) return 'replaced';
+    const size = Number(held.size);
+    const shrank = size < this.#size; // truncated in place (logrotate's copytruncate)
+    this.#size = size;
+    return shrank ? 'shrank' : 'same';
+  }
+
+  /** Appends all of `data`. */
+  async write(data: Buffer): Promise<void> {
+    for (let offset = 0; offset < data.byteLength; ) {
+      const { bytesWritten } = await this.#fd.write(data, offset, data.byteLength - offset);
+      offset += bytesWritten;
+      this.#size += bytesWritten;
+    }
+  }
+
+  /** Closes the descriptor; a failure to close loses nothing already written. */
+  async close(): Promise<void> {
+    await this.#fd.close().catch(() => {});
+  }
+}
+
+/** The identity of the file at `path`, or undefined once it was deleted or renamed away. */
+async function statUnlessGone(path: string) {
+  try {
+    return await stat(path, { bigint: true });
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Pure rules of the daily log files: which file an instant belongs to, when the next day
+ * starts in the log time zone, and which files retention deletes. Time is always an argument.
+ */
+import { zonedParts } from '../log.js';
+
+/** `2026-03-29`: the calendar date of an instant in `timeZone`. */
+export function localDate(instant: number, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** `prod-2026-03-29.log`: the file that lines logged at `instant` go to. */
+export function logFileName(appEnv: string, instant: number, timeZone: string): string {
+  return dailyLogFileName(appEnv, localDate(instant, timeZone));
+}
+
+/** `prod-2026-03-29.log`: the file of a local date. */
+export function dailyLogFileName(appEnv: string, date: string): string {
+  return `${appEnv}-${date}.log`;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first instant after `instant` whose local date in `timeZone` differs: the next local
+ * midnight, or the first existing instant of the next day where midnight is skipped by a DST
+ * change. Days are 23 or 25 hours long on DST days, so this searches rather than adds 24 h.
+ */
+export function nextMidnight(instant: number, timeZone: string): number {
+  const today = localDate(instant, timeZone);
+  // Whole seconds: every zone's day boundary falls on one.
+  let low = Math.floor(instant / 1000);
+  let high = low + Math.ceil((2 * DAY_MS) / 1000);
+  while (localDate(high * 1000, timeZone) === today) high += DAY_MS / 1000;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (localDate(middle * 1000, timeZone) === today) low = middle;
+    else high = middle;
+  }
+  return high * 1000;
+}
+
+/** `^<env>-YYYY-MM-DD\.log$`: the only names retention may ever touch. */
+export function logFilePattern(appEnv: string): RegExp {
+  return new RegExp(`^${appEnv.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}\\.log$`);
+}
+
+/**
+ * The names to delete so that the newest `maxFiles` daily files of `appEnv` remain; every
+ * other name (another env's files, backups, compressed files) is left alone.
+ */
+export function pruneList(fileNames: readonly string[], appEnv: string, maxFiles: number): string[] {
+  const pattern = logFilePattern(appEnv);
+  // Dates are zero-padded, so name order is date order.
+  const daily = fileNames.filter((name) => pattern.test(name)).sort().reverse();
+  return daily.slice(maxFiles);
+}
+
+/**
+ * The local date of each instant in a flood of them: computed again only past the cached next
+ * midnight or when the clock went back, so most lines cost one comparison.
+ */
+export class LocalDates {
+  readonly #timeZone: string;
+  #date = '';
+  #boundary = -Infinity;
+  #last = -Infinity;
+
+  constructor(timeZone: string) {
+    this.#timeZone = timeZone;
+  }
+
+  /** `2026-03-29`: the date of `instant` in the time zone. */
+  dateOf(instant: number): string {
+    if (instant >= this.#boundary || instant < this.#last) {
+      this.#date = localDate(instant, this.#timeZone);
+      this.#boundary = nextMidnight(instant, this.#timeZone);
+    }
+    this.#last = instant;
+    return this.#date;
+  }
+
+  /** The instant the latest date asked for ends (-Infinity before the first question). */
+  get nextMidnight(): number {
+    return this.#boundary;
+  }
+}

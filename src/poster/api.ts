@@ -1,0 +1,123 @@
+/**
+ * `POST <SERVICE_BASE>posters` (only with POSTER_API=1): a bearer token, a JSON poster spec in,
+ * 201 with the poster's URL out. Rendering runs in the worker pool; this module decides what may
+ * be rendered and written.
+ *
+ * Order of the answers, cheapest first: 401 (token) and 415 (media type) before anything is
+ * read; 429 (POSTER_RATE_LIMIT, before the body: a refused request costs no read); 413, 400, 422
+ * on the body; then an existing poster is a 201 without rendering, and a new one is checked
+ * against POSTER_MAX_BYTES (507) before rendering, when the store is already full, and with its
+ * real size after rendering, before anything is written.
+ */
+import { join } from 'node:path';
+import type { JWTPayload } from 'jose';
+import type { Handler } from '../app.js';
+import type { Config } from '../config.js';
+import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from '../posterEncoder/poster.js';
+import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';
+import { validatePosterSpec } from '../posterEncoder/spec.js';
+import { writePosterFile } from './files.js';
+import type { RenderPool } from './pool.js';
+import { fileSize, PosterUsage } from './quota.js';
+import { PosterRateLimiter } from './rate.js';
+import { Problem } from '../problem.js';
+import { namespaceUrl } from '../http/request.js';
+import { UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody } from '../http/request-body.js';
+import { sendBody } from '../http/response.js';
+import type { Route } from '../router.js';
+
+export const POSTER_BODY_LIMIT = 64 * 1024;
+/** Where posters go, under PUBLIC_DIR (and so under STATIC_BASE). */
+export const POSTERS_DIR = 'posters';
+/** Where the rate limiter keeps its counts, under VAR_DIR. */
+export const POSTER_RATE_DIR = 'poster-rate';
+
+/**
+ * A spec that does not validate; `errors` lists every problem with its JSON pointer, and
+ * `schema` (also a `Link: rel="describedby"`) names the JSON Schema the spec must follow.
+ */
+export class InvalidPosterSpec extends Problem {
+  readonly errors: readonly { pointer: string; reason: string }[];
+  constructor(errors: readonly { pointer: string; reason: string }[], schemaUrl: string) {
+    super('invalid_poster_spec', 422, `The poster spec has ${errors.length} problem${errors.length === 1 ? '' : 's'}.`, {
+      extensions: { errors, schema: schemaUrl },
+      headers: { link: `<${schemaUrl}>; rel="describedby"` },
+    });
+    this.errors = errors;
+  }
+}
+
+/** The absolute URL of the poster spec's schema for a request's base URL. */
+function posterSchemaUrl(config: Config, baseUrl: string): string {
+  return namespaceUrl(config.namespaces.schema, baseUrl) + POSTER_SCHEMA_PATH;
+}
+
+/** `GET <SCHEMA_BASE>1.0/poster.json` (with POSTER_API=1): the poster spec's JSON Schema. */
+export function posterSchemaRoute(config: Config): Route<Handler> {
+  const handler: Handler = (ctx, _req, res) => {
+    const body = JSON.stringify(posterSchema(posterSchemaUrl(config, ctx.baseUrl)), null, 2);
+    sendBody(res, 200, { 'content-type': 'application/schema+json', 'cache-control': 'public, max-age=3600', vary: 'Host' }, body, ctx.receivedAt);
+  };
+  return { id: 'api.schema.poster', path: `${config.namespaces.schema.path}${POSTER_SCHEMA_PATH}`, methods: ['GET', 'HEAD'], handler };
+}
+
+export interface PosterApiOptions {
+  readonly config: Config;
+  readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
+  readonly pool: RenderPool;
+  /** Milliseconds since the epoch, for the rate limit's windows. */
+  readonly clock?: () => number;
+}
+
+/**
+ * Whose requests the rate limit counts: the token's `sub`, else the `username` claim that `jwt
+ * token` writes; tokens with neither share one count.
+ */
+export function tokenSubject(claims: JWTPayload): string {
+  if (typeof claims.sub === 'string') return `sub:${claims.sub}`;
+  if (typeof claims.username === 'string') return `username:${claims.username}`;
+  return 'none';
+}
+
+export function posterApiRoute({ config, guard, pool, clock = Date.now }: PosterApiOptions): Route<Handler> {
+  const postersDir = join(config.publicDir, POSTERS_DIR);
+  const usage = new PosterUsage(postersDir, config.posterMaxBytes);
+  // The walk runs at start-up; a failure here is retried, and answered, by the first request.
+  usage.refresh().catch(() => {});
+  const limiter = config.posterRateLimit > 0
+    ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
+    : undefined;
+
+  /** Renders and writes a poster that is not there yet, within POSTER_MAX_BYTES; its size. */
+  const create = async (spec: Parameters<RenderPool['render']>[0], name: string): Promise<number> => {
+    await usage.checkRoom();
+    const bytes = await pool.render(spec);
+    // Another request may have written it while this one rendered.
+    const written = await fileSize(join(postersDir, name));
+    if (written !== undefined) return written;
+    const reservation = await usage.reserve(bytes.byteLength);
+    try {
+      if (await writePosterFile(postersDir, name, bytes)) await usage.recordWritten({ bytes: bytes.byteLength, name });
+    } finally {
+      reservation.release();
+    }
+    return bytes.byteLength;
+  };
+
+  const handler: Handler = async (ctx, req, res) => {
+    const claims = await guard(req.headers.authorization);
+    const type = mediaTypeOf(req.headers['content-type']);
+    if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
+    // Every request that gets this far counts, whatever its answer: an existing poster too.
+    await limiter?.take(tokenSubject(claims));
+    const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
+    const checked = validatePosterSpec(input);
+    if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
+    const name = posterFileNameOf(checked.spec);
+    const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.spec, name));
+    const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
+    const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
+    sendBody(res, 201, { location: url, 'content-type': 'application/json', 'cache-control': 'no-cache, private' }, body, ctx.receivedAt);
+  };
+  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handler };
+}

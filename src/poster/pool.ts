@@ -1,0 +1,123 @@
+/**
+ * Poster rendering off the event loop: a pool of worker threads (one per core by default) with
+ * a bounded queue, so a burst of renders never blocks other requests and never piles up.
+ */
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PosterSpec } from '../posterEncoder/spec.js';
+import { Problem } from '../problem.js';
+
+export interface RenderJob {
+  readonly id: number;
+  readonly spec: PosterSpec;
+}
+
+/** A worker's answer: the poster's JPEG bytes, or why it could not be rendered. */
+export type RenderReply = { readonly id: number } & ({ readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly message: string });
+
+/** Every worker is busy and the queue is full. */
+export class RenderQueueFull extends Problem {
+  constructor(retryAfterSeconds: number) {
+    super('busy', 503, 'Too many posters are being rendered; try again shortly.', {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export interface RenderPool {
+  /** The poster's JPEG bytes, rendered off the event loop; nothing is written. */
+  render(spec: PosterSpec): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export interface RenderPoolOptions {
+  readonly size?: number;
+  /** Jobs waiting for a worker beyond the ones running (default 4 per worker). */
+  readonly maxQueued?: number;
+}
+
+interface Pending {
+  readonly job: RenderJob;
+  resolve(bytes: Uint8Array): void;
+  reject(err: Error): void;
+}
+
+/** The worker's module next to this one: `.ts` under tsx, `.js` once built. */
+const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
+const WORKER_URL = new URL(`./worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+
+function startWorker(): Worker {
+  if (!FROM_SOURCE) return new Worker(WORKER_URL);
+  // Run from source (tests, `npm run dev`): loader hooks are per thread, so the worker
+  // registers the TypeScript loader itself before importing its module.
+  const api = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
+  const size = options.size ?? availableParallelism();
+  const maxQueued = options.maxQueued ?? size * 4;
+  const idle: Worker[] = [];
+  const running = new Map<Worker, Pending>();
+  const queue: Pending[] = [];
+  const workers: Worker[] = [];
+  let nextId = 1;
+
+  const spawnWorker = () => {
+    const worker = startWorker();
+    worker.on('message', (reply: RenderReply) => {
+      const pending = running.get(worker);
+      running.delete(worker);
+      if (pending) {
+        if (reply.ok) pending.resolve(reply.bytes);
+        else pending.reject(new Error(reply.message));
+      }
+      next(worker);
+    });
+    worker.on('error', (err) => {
+      // A crashed worker fails its job and is replaced.
+      const pending = running.get(worker);
+      running.delete(worker);
+      pending?.reject(err);
+      workers.splice(workers.indexOf(worker), 1);
+      spawnWorker();
+    });
+    workers.push(worker);
+    worker.unref();
+    next(worker);
+  };
+
+  const next = (worker: Worker) => {
+    const pending = queue.shift();
+    if (!pending) {
+      idle.push(worker);
+      return;
+    }
+    running.set(worker, pending);
+    worker.postMessage(pending.job);
+  };
+
+  for (let i = 0; i < size; i++) spawnWorker();
+
+  return {
+    render(spec) {
+      if (idle.length === 0 && queue.length >= maxQueued) return Promise.reject(new RenderQueueFull(1));
+      return new Promise<Uint8Array>((resolve, reject) => {
+        const pending: Pending = { job: { id: nextId++, spec }, resolve, reject };
+        const worker = idle.pop();
+        if (worker) {
+          running.set(worker, pending);
+          worker.postMessage(pending.job);
+        } else {
+          queue.push(pending);
+        }
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { send, type RawResponse } from '../helpers/http.js';
+import { runServerProgram } from '../helpers/service.js';
+
+function readLog(varDir: string): string {
+  const dir = join(varDir, 'log');
+  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+}
+
+describe('log durability of the server program', () => {
+  it('has a line for every answered error when SIGTERM comes during a flood, and exits 0', async () => {
+    const run = runServerProgram({});
+    const url = await run.listening;
+    const answered: string[] = [];
+    let stopped = false;
+    const client = async (id: number) => {
+      for (let i = 0; !stopped || i < 5; i++) {
+        const path = `/flood/${id}/${i}`;
+        let res: RawResponse;
+        try {
+          res = await send(url, 'GET', path, { accept: 'application/json' });
+        } catch {
+          return; // refused or reset once the server stopped: not answered
+        }
+        if (res.status === 404) answered.push(path);
+        if (i > 2_000) return;
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, id) => client(id));
+    await new Promise((r) => setTimeout(r, 400));
+    run.child.kill('SIGTERM');
+    stopped = true;
+    await Promise.all(clients);
+    const [code] = await run.exited;
+    assert.equal(code, 0);
+    assert.ok(answered.length > 50, `only ${answered.length} requests answered before the stop`);
+    const log = readLog(run.varDir);
+    const missing = answered.filter((path) => !log.includes(`request.ERROR: No route found for "GET ${path}"\n`));
+    assert.deepEqual(missing, [], `${missing.length} of ${answered.length} answered errors have no log line`);
+  });
+
+  it('writes the uncaught exception and earlier lines, then exits 1', async () => {
+    const run = runServerProgram({}, ['--import', './test/fixtures/throw-on-signal.mjs']);
+    const url = await run.listening;
+    await send(url, 'GET', '/before-the-crash');
+    run.child.kill('SIGUSR2');
+    const [code] = await run.exited;
+    assert.equal(code, 1);
+    const log = readLog(run.varDir);
+    assert.match(log, /request\.ERROR: No route found for "GET \/before-the-crash"\n/);
+    assert.match(log, /app\.CRITICAL: Uncaught Error: "unexpected failure for the test" Error: unexpected failure for the test\\n {4}at /);
+    assert.equal(log.split('\n').filter((l) => l !== '').length, 2);
+  });
+
+  it('keeps answering with an unwritable LOG_DIR and says so once on stderr', async () => {
+    const run = runServerProgram({ LOG_DIR: '/proc/version/log' });
+    const url = await run.listening;
+    for (let i = 0; i < 3; i++) assert.equal((await send(url, 'GET', `/x${i}`)).status, 404);
+    await new Promise((r) => setTimeout(r, 100));
+    run.child.kill('SIGTERM');
+    const [code] = await run.exited;
+    assert.equal(code, 0);
+    const warnings = run.output().stderr.split('\n').filter((l) => l.startsWith('log: cannot write'));
+    assert.equal(warnings.length, 1, run.output().stderr);
+    assert.match(warnings[0]!, /^log: cannot write to \/proc\/version\/log \(ENOTDIR\)/);
+    assert.match(run.output().stderr, /\nlog: 3 lines not written at exit \(ENOTDIR\)\n$/);
+  });
+});

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createFileLogger, type FileLoggerOptions } from '../../src/log/file-sink.js';
+
+const root = mkdtempSync(join(tmpdir(), 'log-file-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let dirCount = 0;
+const freshDir = () => join(root, `d${++dirCount}`);
+
+function logger(dir: string, clock: () => number, extra: Partial<FileLoggerOptions> = {}) {
+  return createFileLogger({ dir, appEnv: 'test', timeZone: 'Europe/Madrid', maxFiles: 10, clock, ...extra });
+}
+const read = (dir: string, name: string) => readFileSync(join(dir, name), 'utf8');
+
+describe('the daily file sink', () => {
+  it('appends formatted lines to <env>-<date>.log', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
+    log.log('request', 'ERROR', 'No route found for "GET /x"');
+    log.log('app', 'ERROR', 'two\nlines');
+    await log.close();
+    assert.equal(
+      read(dir, 'test-2026-11-22.log'),
+      '2026-11-22 11:00:00 request.ERROR: No route found for "GET /x"\n2026-11-22 11:00:00 app.ERROR: two\\nlines\n',
+    );
+  });
+
+  it('writes within 100 ms without an explicit flush', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
+    log.log('app', 'INFO', 'soon');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.INFO: soon\n');
+    await log.close();
+  });
+
+  it('moves to the next file at Madrid midnight, losing no line', async () => {
+    const dir = freshDir();
+    let now = Date.parse('2026-11-22T22:59:59.998Z');
+    const log = logger(dir, () => now);
+    log.log('app', 'INFO', 'before');
+    now += 1;
+    log.log('app', 'INFO', 'last ms');
+    now += 1;
+    log.log('app', 'INFO', 'after');
+    await log.close();
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 23:59:59 app.INFO: before\n2026-11-22 23:59:59 app.INFO: last ms\n');
+    assert.equal(read(dir, 'test-2026-11-23.log'), '2026-11-23 00:00:00 app.INFO: after\n');
+  });
+
+  it('keeps 2026-03-29 (23 h) and 2026-10-25 (25 h) each in one file', async () => {
+    const dir = freshDir();
+    let now = 0;
+    const log = logger(dir, () => now);
+    for (const [instant, text] of [
+      ['2026-03-28T22:59:59Z', 'a'], ['2026-03-28T23:00:00Z', 'b'], ['2026-03-29T01:30:00Z', 'c'], ['2026-03-29T21:59:59Z', 'd'],
+      ['2026-03-29T22:00:00Z', 'e'], ['2026-10-24T22:00:00Z', 'f'], ['2026-10-25T00:30:00Z', 'g'], ['2026-10-25T01:30:00Z', 'h'],
+      ['2026-10-25T22:59:59Z', 'i'], ['2026-10-25T23:00:00Z', 'j'],
+    ] as const) {
+      now = Date.parse(instant);
+      log.log('app', 'INFO', text);
+    }
+    await log.close();
+    assert.equal(read(dir, 'test-2026-03-28.log'), '2026-03-28 23:59:59 app.INFO: a\n');
+    assert.equal(
+      read(dir, 'test-2026-03-29.log'),
+      '2026-03-29 00:00:00 app.INFO: b\n2026-03-29 03:30:00 app.INFO: c\n2026-03-29 23:59:59 app.INFO: d\n',
+    );
+    assert.equal(read(dir, 'test-2026-03-30.log'), '2026-03-30 00:00:00 app.INFO: e\n');
+    assert.equal(
+      read(dir, 'test-2026-10-25.log'),
+      '2026-10-25 00:00:00 app.INFO: f\n2026-10-25 02:30:00 app.INFO: g\n2026-10-25 02:30:00 app.INFO: h\n2026-10-25 23:59:59 app.INFO: i\n',
+    );
+    assert.equal(read(dir, 'test-2026-10-26.log'), '2026-10-26 00:00:00 app.INFO: j\n');
+  });
+
+  it('writes to the earlier day when the clock steps back', async () => {
+    const dir = freshDir();
+    let now = Date.parse('2026-11-23T08:00:00Z');
+    const log = logger(dir, () => now);
+    log.log('app', 'INFO', 'today');
+    now = Date.parse('2026-11-22T08:00:00Z');
+    log.log('app', 'INFO', 'stepped back');
+    await log.close();
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 09:00:00 app.INFO: stepped back\n');
+    assert.equal(read(dir, 'test-2026-11-23.log'), '2026-11-23 09:00:00 app.INFO: today\n');
+  });
+
+  it('writes synchronously what is queued when flushSync is called', () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
+    log.log('app', 'CRITICAL', 'dying');
+    log.flushSync();
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.CRITICAL: dying\n');
+  });
+});
+
+describe('retention', () => {
+  const foreign = ['test-backup.log', 'app-2026-01-01.log', 'test-2026-01-01.log.gz', 'prod-2026-01-01.log', 'notes.txt'];
+
+  it('keeps the newest files at start-up and never touches other files', () => {
+    const dir = freshDir();
+    const log0 = logger(dir, () => 0); // creates the directory
+    void log0;
+    for (let day = 1; day <= 12; day++) writeFileSync(join(dir, `test-2026-01-${String(day).padStart(2, '0')}.log`), 'x\n');
+    for (const name of foreign) writeFileSync(join(dir, name), 'keep\n');
+    logger(dir, () => Date.parse('2026-01-12T10:00:00Z'));
+    const left = readdirSync(dir).sort();
+    assert.deepEqual(left.filter((n) => /^test-\d/.test(n) && n.endsWith('.log')), [
+      'test-2026-01-03.log', 'test-2026-01-04.log', 'test-2026-01-05.log', 'test-2026-01-06.log', 'test-2026-01-07.log',
+      'test-2026-01-08.log', 'test-2026-01-09.log', 'test-2026-01-10.log', 'test-2026-01-11.log', 'test-2026-01-12.log',
+    ]);
+    for (const name of foreign) assert.ok(left.includes(name), `${name} was deleted`);
+  });
+
+  it('prunes again when a new day starts', async () => {
+    const dir = freshDir();
+    let now = Date.parse('2026-01-01T10:00:00Z');
+    const log = logger(dir, () => now, { maxFiles: 3 });
+    writeFileSync(join(dir, 'test-backup.log'), 'keep\n');
+    for (let day = 0; day < 5; day++) {
+      log.log('app', 'INFO', `day ${day}`);
+      await log.flush();
+      now += 86_400_000;
+    }
+    await log.close();
+    assert.deepEqual(readdirSync(dir).sort(), ['test-2026-01-03.log', 'test-2026-01-04.log', 'test-2026-01-05.log', 'test-backup.log']);
+  });
+});
+
+describe('an unwritable log directory', () => {
+  it('says so once with the reason, keeps accepting lines, and writes them once it can', async () => {
+    const parent = freshDir();
+    const dir = join(parent, 'log');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(parent);
+    writeFileSync(dir, 'a file where the directory should be');
+    const warnings: string[] = [];
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { warn: (l) => warnings.push(l), retryMs: 50 });
+    log.log('app', 'ERROR', 'one');
+    await new Promise((r) => setTimeout(r, 20));
+    log.log('app', 'ERROR', 'two');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(warnings.length, 1, warnings.join(' | '));
+    assert.match(warnings[0]!, new RegExp(`^log: cannot write to ${dir} \\((EEXIST|ENOTDIR)\\); the service keeps answering and retries every 0.05 s$`));
+    rmSync(dir);
+    await new Promise((r) => setTimeout(r, 150));
+    await log.close();
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.ERROR: one\n2026-11-22 11:00:00 app.ERROR: two\n');
+    assert.equal(warnings[1], `log: writing to ${dir} again`);
+  });
+
+  it('bounds the queue, counts what it drops and says how many', async () => {
+    const parent = freshDir();
+    const dir = join(parent, 'log');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(parent);
+    writeFileSync(dir, 'blocked');
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { warn: () => {}, retryMs: 50, maxQueuedBytes: 200 });
+    // Each line is 79 bytes: two fit in 200, the other eight are dropped and counted.
+    for (let i = 0; i < 10; i++) log.log('app', 'ERROR', `line ${i} ${'x'.repeat(40)}`);
+    rmSync(dir);
+    await new Promise((r) => setTimeout(r, 150));
+    log.log('app', 'ERROR', 'after');
+    await log.close();
+    const lines = read(dir, 'test-2026-11-22.log').trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => l.slice(20, 40)), [
+      'app.ERROR: line 0 xx', 'app.ERROR: line 1 xx', 'app.WARNING: 8 log l', 'app.ERROR: after',
+    ]);
+    assert.equal(lines[2], '2026-11-22 11:00:00 app.WARNING: 8 log lines dropped: the log queue was full');
+  });
+});
+
+describe('two processes on one file', () => {
+  it('interleaves whole lines only', async () => {
+    const dir = freshDir();
+    const run = (tag: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/log-writer.ts', dir, tag, '1500'], { stdio: 'inherit' });
+      return once(child, 'exit');
+    };
+    const [[a], [b]] = await Promise.all([run('A'), run('B')]);
+    assert.equal(a, 0);
+    assert.equal(b, 0);
+    const [file] = readdirSync(dir);
+    assert.ok(file !== undefined && existsSync(join(dir, file)));
+    const lines = read(dir, file).split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, 3000);
+    const whole = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d app\.INFO: ([AB]) (\d+) (A{2000}|B{2000})$/;
+    const seen = { A: 0, B: 0 };
+    for (const line of lines) {
+      const m = whole.exec(line);
+      assert.ok(m, `a torn line: ${line.slice(0, 80)}…`);
+      assert.equal(m[3]![0], m[1], 'padding of another writer inside a line');
+      const tag = m[1] as 'A' | 'B';
+      assert.equal(Number(m[2]), seen[tag], `${tag}'s lines out of order`);
+      seen[tag]++;
+    }
+  });
+});

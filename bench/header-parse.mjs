@@ -9,12 +9,12 @@
 // Accept, Authorization and Content-Type are called directly, as their handlers do. A shape's
 // time is the fastest of a few runs, so a busy machine does not make a linear parser look slow.
 import { parseConfig } from '../src/config.ts';
-import { hostnameOf, isValidHost } from '../src/hosts.ts';
+import { hostnameOf, isValidHost } from '../src/http/hosts.ts';
 import { bearerToken } from '../src/jwt.ts';
-import { negotiate, parseAccept } from '../src/negotiation.ts';
-import { resolveClientIp } from '../src/proxies.ts';
-import { effectiveMethod, resolveRequest } from '../src/request.ts';
-import { mediaTypeOf } from '../src/request-body.ts';
+import { negotiate, parseAccept } from '../src/http/negotiation.ts';
+import { resolveClientIp } from '../src/http/proxies.ts';
+import { effectiveMethod, resolveRequest } from '../src/http/request.ts';
+import { mediaTypeOf } from '../src/http/request-body.ts';
 import { evaluatePreconditions, ifRangeHolds, parseEntityTagList } from '../src/static/conditional.ts';
 import { decideRange } from '../src/static/ranges.ts';
 import { hostileShapes } from '../test/static/hostile-shapes.ts';

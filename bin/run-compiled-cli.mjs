@@ -7,6 +7,6 @@ import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 export async function runCompiledCli(name) {
   buildIfNeeded();
   const cli = await import(`../dist/cli/${name}.js`);
-  const { runCli } = await import('../dist/main-module.js');
+  const { runCli } = await import('../dist/util/main-module.js');
   runCli(name, name === 'jwt' ? cli.runJwtCli : cli.runPosterCli);
 }

@@ -17,7 +17,7 @@ import { drawLine, GlyphCache } from './draw/text.js';
 import type { Font } from './font/font.js';
 import { fitText, truncateLines, wrapText, type FittedText, type LaidOutLine } from './layout.js';
 import type { PosterSpec, Shape } from './spec.js';
-import { unreachable } from '../unreachable.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const POSTER_WIDTH = 1125;
 export const POSTER_HEIGHT = 2436;

@@ -40,8 +40,6 @@ export const SINGLE_READ_MAX = 64 * 1024;
 export interface StaticOptions {
   /** The served directory (absolute, as in Config). */
   readonly publicDir: string;
-  /** The controller id of unmatched requests, set on every "No route found" answer. */
-  readonly notFoundController: string;
 }
 
 /** Answers a request for the decoded `segments` below the static base. */
@@ -106,18 +104,11 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
 
   return async (ctx, req, res, segments) => {
     const file = await openPublicFile(segments);
-    if (file === undefined) {
-      ctx.attributes._controller = options.notFoundController;
-      throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
-    }
+    if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
     const { fd, stats } = file;
     let plan: SendPlan;
     try {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-        // Like the router's own 405, which names no controller.
-        delete ctx.attributes._controller;
-        throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
-      }
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
       const facts = {
         size: Number(stats.size),
         etag: strongEntityTag(stats.size, stats.mtimeNs),

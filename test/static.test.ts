@@ -7,7 +7,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FALLBACK_CONTROLLER } from '../src/app.js';
+import { controllerFor } from '../src/app-observer.js';
 import { MethodNotAllowed, RouteNotFound } from '../src/problem.js';
 import type { RequestContext } from '../src/http/request.js';
 import { createStaticHandler } from '../src/static.js';
@@ -311,31 +311,20 @@ describe('static files: what is never served', () => {
     assert.equal((await send(service.url, 'GET', '/static/hello.txt')).status, 200, 'the service keeps serving');
   });
 
-  it('sets the fallback controller before answering No route found', async () => {
-    const serve = createStaticHandler({ publicDir, notFoundController: FALLBACK_CONTROLLER });
-    const attributes: RequestContext['attributes'] = {
-      'rest.tunneling.header': 'X-HTTP-Method',
-      'rest.tunneling.original_method': 'GET',
-      'rest.service.zone': false,
-      _controller: 'app.static',
-    };
-    const ctx = { method: 'GET', rawPath: '/static/.env', referer: undefined, attributes, receivedAt: 0 } as unknown as RequestContext;
-    const res = {} as http.ServerResponse;
-    await assert.rejects(serve(ctx, {} as http.IncomingMessage, res, ['.env']), RouteNotFound);
-    assert.equal(attributes._controller, 'rest.problem.fallback::index');
+  it('hands a missing file to the fallback controller (No route found)', async () => {
+    const serve = createStaticHandler({ publicDir });
+    const ctx = { method: 'GET', rawPath: '/static/.env', referer: undefined, receivedAt: 0 } as unknown as RequestContext;
+    const refused = await serve(ctx, {} as http.IncomingMessage, {} as http.ServerResponse, ['.env']).then(() => undefined, (err: unknown) => err);
+    assert.ok(refused instanceof RouteNotFound);
+    assert.equal(controllerFor('app.static', refused), 'rest.problem.fallback::index');
   });
 
   it('names no controller on a 405, like the router does for its own', async () => {
-    const serve = createStaticHandler({ publicDir, notFoundController: FALLBACK_CONTROLLER });
-    const attributes: RequestContext['attributes'] = {
-      'rest.tunneling.header': 'X-HTTP-Method',
-      'rest.tunneling.original_method': 'PUT',
-      'rest.service.zone': false,
-      _controller: 'app.static',
-    };
-    const ctx = { method: 'PUT', rawPath: '/static/hello.txt', referer: undefined, attributes, receivedAt: 0 } as unknown as RequestContext;
-    await assert.rejects(serve(ctx, {} as http.IncomingMessage, {} as http.ServerResponse, ['hello.txt']), MethodNotAllowed);
-    assert.equal(attributes._controller, undefined);
+    const serve = createStaticHandler({ publicDir });
+    const ctx = { method: 'PUT', rawPath: '/static/hello.txt', referer: undefined, receivedAt: 0 } as unknown as RequestContext;
+    const refused = await serve(ctx, {} as http.IncomingMessage, {} as http.ServerResponse, ['hello.txt']).then(() => undefined, (err: unknown) => err);
+    assert.ok(refused instanceof MethodNotAllowed);
+    assert.equal(controllerFor('app.static', refused), undefined);
   });
 });
 

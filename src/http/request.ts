@@ -25,8 +25,6 @@ export interface RequestAttributes {
   'rest.tunneling.header': string;
   'rest.tunneling.original_method': string;
   'rest.service.zone': boolean;
-  /** The controller id that answered, once known. */
-  _controller?: string;
 }
 
 export interface RequestContext {

@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
-import type { Handler } from '../app.js';
+import type { Handler } from '../http/handler.js';
 import type { Config } from '../config.js';
 import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from '../posterEncoder/poster.js';
 import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';

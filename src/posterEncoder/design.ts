@@ -64,9 +64,17 @@ export interface TextPlan {
   readonly blocks: readonly TextBlock[];
 }
 
-/** Paints the background gradient and the spec's shapes, in order. */
-export function drawBackground(spec: PosterSpec): Canvas {
-  const canvas = new Canvas(POSTER_WIDTH, POSTER_HEIGHT);
+/**
+ * Paints the background gradient and the spec's shapes, in order, on a new canvas or on
+ * `target`, a poster-sized canvas to reuse: the gradient overwrites every pixel, so nothing of
+ * an earlier poster shows through. Reusing one canvas spares each render an 8 MiB allocation
+ * that would otherwise stay in memory until the next full garbage collection.
+ */
+export function drawBackground(spec: PosterSpec, target?: Canvas): Canvas {
+  if (target !== undefined && (target.width !== POSTER_WIDTH || target.height !== POSTER_HEIGHT)) {
+    throw new TypeError(`drawBackground needs a ${POSTER_WIDTH}x${POSTER_HEIGHT} canvas, got ${target.width}x${target.height}`);
+  }
+  const canvas = target ?? new Canvas(POSTER_WIDTH, POSTER_HEIGHT);
   const { from, to, angle } = spec.background;
   fillLinearGradient(canvas, parseHexColor(from), parseHexColor(to), angle);
   for (const shape of spec.shapes) drawShape(canvas, shape);

@@ -4,10 +4,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
-import type { Handler } from '../app.js';
+import { FALLBACK_CONTROLLER, type AppObserver } from '../app-observer.js';
+import type { Handler } from '../http/handler.js';
 import { SECRET_SETTINGS, type Config } from '../config.js';
 import { secretValuesOf } from '../secrets.js';
-import type { LogLevel } from '../log.js';
 import { Problem, type ProblemDocument } from '../problem.js';
 import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';
@@ -45,22 +45,8 @@ export class FileCannotBeOpened extends Problem {
   }
 }
 
-export interface Profiler {
-  readonly routes: readonly Route<Handler>[];
-  /**
-   * Starts the main profile of a request and sets its debug headers; undefined for profiler
-   * pages unless the request turned out `unmatched` (`/_profiler/a/b/c`).
-   */
-  begin(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, options?: { unmatched?: boolean }): Profile | undefined;
-  /** Starts the fallback handler's sub-request profile under `main`. */
-  beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile;
-  record(profile: Profile, channel: string, level: LogLevel, message: string): void;
-  recordProblem(profile: Profile, doc: ProblemDocument, stack: string | undefined): void;
-  /** A link to `/_profiler/open` for a stack frame in the project's sources. */
-  readonly sourceLink: (file: string, line: number) => string | undefined;
-  /** The stack with frames of the built `dist/*.js` mapped to `src/*.ts` lines. */
-  readonly mapStack: (stack: string) => string;
-}
+/** The dev profiler: an observer of the app, with pages of its own. */
+export type Profiler = AppObserver;
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
@@ -69,6 +55,8 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
   const primary = linkToPrimary();
   const secretValues = secretValuesOf(config);
   const settings = describeSettings(config);
+  /** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
+  const profilesOf = new WeakMap<RequestContext, { main: Profile; fallback?: Profile }>();
 
   function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Profile {
     const profile: Profile = {
@@ -83,8 +71,8 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       clientIp: ctx.clientIp,
       requestHeaders: maskHeaders(headers, secretValues),
       responseHeaders: [],
-      // The context's own attributes: the controller is filled in once routing has decided.
-      attributes: ctx.attributes as unknown as Record<string, unknown>,
+      // A copy, refreshed when routing decides (the zone) and who answers (`_controller`).
+      attributes: { ...ctx.attributes },
       status: undefined,
       durationMs: undefined,
       logs: [],
@@ -165,9 +153,25 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
 
   const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
 
+  /** Starts the main profile of a request and sets its debug headers. */
+  function beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Profile {
+    const profile = create(ctx, req.headers, undefined);
+    res.setHeader('x-debug-token', profile.token);
+    res.setHeader('x-debug-token-link', linkFor(ctx, profile.token));
+    finishOn(res, profile, ctx.receivedAt);
+    return profile;
+  }
+
+  /** Starts the fallback handler's sub-request profile under `main`. */
+  function beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile {
+    const sub = create(ctx, {}, main.token);
+    main.children.push(sub.token);
+    res.setHeader('x-previous-debug-token', sub.token);
+    finishOn(res, sub, clock());
+    return sub;
+  }
+
   return {
-    sourceLink,
-    mapStack: mapStackToSources,
     routes: [
       route('profiler.search_bar', '/_profiler/search_bar', searchBar),
       route('profiler.open', '/_profiler/open', openFile),
@@ -175,28 +179,43 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
       route('profiler.profile', '/_profiler/{token}', profilePage),
     ],
-    begin(ctx, req, res, options) {
-      if (ctx.rawPath.startsWith(PROFILER_PREFIX) && !options?.unmatched) return undefined;
-      const profile = create(ctx, req.headers, undefined);
-      res.setHeader('x-debug-token', profile.token);
-      res.setHeader('x-debug-token-link', linkFor(ctx, profile.token));
-      finishOn(res, profile, ctx.receivedAt);
-      return profile;
+    began(ctx, req, res) {
+      // The profiler's own pages are not profiled (an unmatched path under them is: see routed).
+      if (!ctx.rawPath.startsWith(PROFILER_PREFIX)) profilesOf.set(ctx, { main: beginMain(ctx, req, res) });
     },
-    beginFallback(main, ctx, res) {
-      const sub = create(ctx, {}, main.token);
-      main.children.push(sub.token);
-      res.setHeader('x-previous-debug-token', sub.token);
-      finishOn(res, sub, clock());
-      return sub;
+    routed(ctx, res, controller) {
+      let profiles = profilesOf.get(ctx);
+      if (controller === FALLBACK_CONTROLLER && !profiles?.fallback) {
+        // Unmatched requests are the fallback handler's, as a sub-request with a profile of its own.
+        profiles ??= { main: beginMain(ctx, res.req, res) };
+        profiles.fallback = beginFallback(profiles.main, ctx, res);
+        profilesOf.set(ctx, profiles);
+      }
+      if (!profiles) return;
+      for (const profile of [profiles.main, profiles.fallback]) {
+        if (profile) profile.attributes = { ...ctx.attributes, _controller: controller };
+      }
     },
-    record(profile, channel, level, message) {
-      profile.logs.push({ at: clock(), channel, level, message: keptText(message, secretValues) });
+    logged(ctx, channel, level, message) {
+      const profiles = profilesOf.get(ctx);
+      const record = { at: clock(), channel, level, message: keptText(message, secretValues) };
+      profiles?.main.logs.push(record);
+      profiles?.fallback?.logs.push(record);
     },
-    recordProblem(profile, doc, stack) {
-      const masked = Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? keptText(v, secretValues) : v]);
-      profile.problem = Object.fromEntries(masked) as ProblemDocument;
-      profile.stack = stack === undefined ? undefined : keptText(stack, secretValues);
+    problem(ctx, doc, stack) {
+      const profiles = profilesOf.get(ctx);
+      if (!profiles) return;
+      const masked = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? keptText(v, secretValues) : v])) as ProblemDocument;
+      const kept = stack === undefined ? undefined : keptText(stack, secretValues);
+      for (const profile of [profiles.main, profiles.fallback]) {
+        if (!profile) continue;
+        profile.problem = masked;
+        profile.stack = kept;
+      }
+    },
+    pageLinks(ctx) {
+      const main = profilesOf.get(ctx)?.main;
+      return { profile: main ? linkFor(ctx, main.token) : undefined, source: sourceLink, mapStack: mapStackToSources };
     },
   };
 }

@@ -43,7 +43,7 @@ export interface Profile {
   readonly clientIp: string;
   readonly requestHeaders: readonly (readonly [string, string])[];
   responseHeaders: readonly (readonly [string, string])[];
-  readonly attributes: Record<string, unknown>;
+  attributes: Record<string, unknown>;
   status: number | undefined;
   durationMs: number | undefined;
   readonly logs: LogRecord[];

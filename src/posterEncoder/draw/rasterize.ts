@@ -43,12 +43,46 @@ export function accumulatePath(path: PathBuilder, clip?: { x: number; y: number;
   const bounds = maskBounds(path, clip);
   const { width, height } = bounds;
   const data = new Float32Array(width * height);
-  if (width === 0 || height === 0) return { ...bounds, data };
-  const edges = path.edges();
-  for (let i = 0; i < edges.length; i += 4) {
-    accumulateEdge(data, width, height, edges[i] - bounds.x, edges[i + 1] - bounds.y, edges[i + 2] - bounds.x, edges[i + 3] - bounds.y);
-  }
+  if (width > 0 && height > 0) accumulateRows(path.edges(), bounds, data, 0, height);
   return { ...bounds, data };
+}
+
+/** Rows per band in {@link accumulateBands}: a band of a poster-wide shape is 72 KB. */
+export const BAND_ROWS = 16;
+
+/**
+ * {@link accumulatePath} a band of {@link BAND_ROWS} rows at a time, handing each band to
+ * `consume` (which must use it before returning: the buffer is reused for the next band). Big
+ * shapes then need one band of memory instead of a buffer over their whole bounds. Each pixel
+ * receives the same additions in the same order as from `accumulatePath`, so the coverage is
+ * bit for bit the same.
+ */
+export function accumulateBands(
+  path: PathBuilder, clip: { x: number; y: number; width: number; height: number } | undefined,
+  consume: (band: CoverageMask) => void,
+): void {
+  const bounds = maskBounds(path, clip);
+  const { width, height } = bounds;
+  if (width === 0 || height === 0) return;
+  const edges = path.edges();
+  const data = new Float32Array(width * Math.min(BAND_ROWS, height));
+  for (let first = 0; first < height; first += BAND_ROWS) {
+    const end = Math.min(height, first + BAND_ROWS);
+    if (first > 0) data.fill(0);
+    accumulateRows(edges, bounds, data, first, end);
+    const rows = end - first;
+    consume({ x: bounds.x, y: bounds.y + first, width, height: rows, data: rows * width === data.length ? data : data.subarray(0, rows * width) });
+  }
+}
+
+/** Every edge (x0, y0, x1, y1 in canvas pixels) added to mask rows [first, end) of `acc`. */
+function accumulateRows(
+  edges: Float64Array, bounds: { x: number; y: number; width: number }, acc: Float32Array, first: number, end: number,
+): void {
+  const { x, y, width } = bounds;
+  for (let i = 0; i + 3 < edges.length; i += 4) {
+    accumulateEdge(acc, width, first, end, edges[i]! - x, edges[i + 1]! - y, edges[i + 2]! - x, edges[i + 3]! - y);
+  }
 }
 
 /** Running sums along each row, in place: coverage = min(1, |sum|). */
@@ -58,7 +92,7 @@ export function resolveCoverage(mask: CoverageMask): CoverageMask {
     let sum = 0;
     const end = (row + 1) * width;
     for (let i = row * width; i < end; i++) {
-      sum += data[i];
+      sum += data[i]!;
       const c = sum < 0 ? -sum : sum;
       data[i] = c > 1 ? 1 : c;
     }
@@ -72,7 +106,8 @@ export function rasterize(path: PathBuilder, clip?: { x: number; y: number; widt
 }
 
 /**
- * Adds one edge (mask coordinates) to the accumulation buffer. In a row the edge covers a
+ * Adds one edge (mask coordinates) to the accumulation buffer, which holds mask rows
+ * [rowStart, rowEnd) (row r at offset (r - rowStart) * width). In a row the edge covers a
  * height d (signed by direction) between x = xa and x = xb; the part of pixel k right of the
  * edge is d·(F(k+1) − F(k)) with F the integral of the fraction of d lying left of x:
  * F(x) = 0 before xa, (x − xa)² / 2(xb − xa) between, (xb − xa)/2 + (x − xb) after.
@@ -80,7 +115,7 @@ export function rasterize(path: PathBuilder, clip?: { x: number; y: number; widt
  * into column 0 (the running sum starts there), columns right of it are dropped.
  */
 export function accumulateEdge(
-  acc: Float32Array, width: number, height: number, x0: number, y0: number, x1: number, y1: number,
+  acc: Float32Array, width: number, rowStart: number, rowEnd: number, x0: number, y0: number, x1: number, y1: number,
 ): void {
   if (y0 === y1) return;
   let dir = 1;
@@ -94,9 +129,9 @@ export function accumulateEdge(
     y1 = y;
   }
   const dxdy = (x1 - x0) / (y1 - y0);
-  const rowFirst = Math.max(0, Math.floor(y0));
-  const rowEnd = Math.min(height, Math.ceil(y1));
-  for (let row = rowFirst; row < rowEnd; row++) {
+  const rowFirst = Math.max(rowStart, Math.floor(y0));
+  const rowLast = Math.min(rowEnd, Math.ceil(y1));
+  for (let row = rowFirst; row < rowLast; row++) {
     const top = Math.max(row, y0);
     const bottom = Math.min(row + 1, y1);
     const d = (bottom - top) * dir;
@@ -104,13 +139,13 @@ export function accumulateEdge(
     const xBottom = x0 + (bottom - y0) * dxdy;
     const xa = xTop < xBottom ? xTop : xBottom;
     const xb = xTop < xBottom ? xBottom : xTop;
-    const base = row * width;
+    const base = (row - rowStart) * width;
     let k = Math.floor(xa);
     if (k >= width) continue; // the whole crossing is right of the mask
     let previous = 0; // coverage of pixel k - 1
     if (k < 0) {
       previous = d * (coveredIntegral(0, xa, xb) - coveredIntegral(-1, xa, xb));
-      acc[base] += previous; // everything left of column 0 folds into it
+      acc[base]! += previous; // everything left of column 0 folds into it
       k = 0;
     }
     const last = Math.min(width - 1, Math.floor(xb) + 1);
@@ -118,7 +153,7 @@ export function accumulateEdge(
     for (; k <= last; k++) {
       const fk1 = coveredIntegral(k + 1, xa, xb);
       const coverage = d * (fk1 - fk);
-      acc[base + k] += coverage - previous;
+      acc[base + k]! += coverage - previous;
       previous = coverage;
       fk = fk1;
     }

@@ -5,7 +5,7 @@
 import type { Canvas } from './canvas.js';
 import type { Rgb } from './color.js';
 import { PathBuilder } from './path.js';
-import { accumulatePath } from './rasterize.js';
+import { accumulateBands } from './rasterize.js';
 
 /**
  * Per-pixel overlap of [start, start + size) with pixels [first, first + n): the exact
@@ -77,7 +77,7 @@ export function strokeLine(
   fillPath(canvas, path, color, opacity);
 }
 
-/** Rasterises a path clipped to the canvas and composites it in the same pass. */
+/** Rasterises a path clipped to the canvas and composites it band by band. */
 export function fillPath(canvas: Canvas, path: PathBuilder, color: Rgb, opacity = 1): void {
-  canvas.fillAccumulated(accumulatePath(path, canvas.bounds), color, opacity);
+  accumulateBands(path, canvas.bounds, (band) => canvas.fillAccumulated(band, color, opacity));
 }

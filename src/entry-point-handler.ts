@@ -1,0 +1,49 @@
+/**
+ * The handler of `GET /`: reads the service document (the store answers synchronously) and
+ * sends the rendered entry point, kept while the document and the base URL stay the same.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Config } from './config.js';
+import {
+  DEFAULT_SERVICE_DOCUMENT,
+  buildEntryPoint,
+  renderEntryPoint,
+  type ServiceDocument,
+  type ServiceDocumentSource,
+} from './entry-point.js';
+import type { Handler } from './http/handler.js';
+import type { Representation } from './http/negotiation.js';
+import type { RequestContext } from './http/request.js';
+import { sendBody } from './http/response.js';
+
+/** Base URLs come from Host headers: a bound keeps their variety from growing the cache. */
+const MAX_RENDERED = 64;
+
+export function createEntryPointHandler(
+  config: Config,
+  source: ServiceDocumentSource = () => DEFAULT_SERVICE_DOCUMENT,
+  representationFor: (ctx: RequestContext) => Representation,
+): Handler {
+  /** Rendered entry points by representation and base URL, while the document stays the same. */
+  const rendered = new Map<string, { doc: ServiceDocument; contentType: string; body: Buffer }>();
+
+  function send(ctx: RequestContext, res: ServerResponse, doc: ServiceDocument): void {
+    const representation = representationFor(ctx);
+    const key = `${representation} ${ctx.baseUrl}`;
+    let entry = rendered.get(key);
+    if (entry?.doc !== doc) {
+      const { contentType, body } = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
+      entry = { doc, contentType, body: Buffer.from(body) };
+      if (rendered.size >= MAX_RENDERED) rendered.clear();
+      rendered.set(key, entry);
+    }
+    sendBody(res, 200, { 'content-type': entry.contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, entry.body, ctx.receivedAt);
+  }
+
+  return (ctx, _req, res) => {
+    const doc = source();
+    // The store answers synchronously; a promise only from a source that needs one.
+    if (doc instanceof Promise) return doc.then((d) => send(ctx, res, d));
+    send(ctx, res, doc);
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The one boundary that turns problems into responses and log lines: the document (secrets
+ * masked), its representation, the observed headers, the `request.*` and incident lines, and
+ * what an observer is told. Anything that is not a Problem arrives here as an InternalError.
+ */
+import type { ServerResponse } from 'node:http';
+import { controllerFor, type AppObserver } from './app-observer.js';
+import type { Config } from './config.js';
+import type { Representation } from './http/negotiation.js';
+import { namespaceUrl, type RequestContext } from './http/request.js';
+import { sendBody } from './http/response.js';
+import type { Logger, LogLevel } from './log.js';
+import {
+  InternalError,
+  buildProblemDocument,
+  problemHeaders,
+  renderProblem,
+  type Problem,
+  type ProblemDocument,
+} from './problem.js';
+import { createSecretMasker } from './secrets.js';
+
+export interface ProblemResponderOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly observer: AppObserver | undefined;
+  readonly representationFor: (ctx: RequestContext) => Representation;
+}
+
+/** Answers `problem` for a request whose matched route (if any) was `routeId`. */
+export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, problem: Problem, routeId: string | undefined) => void;
+
+export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
+  const mask = createSecretMasker(config);
+
+  /** Writes a log line with secrets masked, and tells the observer. */
+  function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
+    const line = mask(message);
+    logger.log(channel, level, line);
+    observer?.logged(ctx, channel, level, line);
+  }
+
+  function logProblem(ctx: RequestContext, problem: Problem, type: string, cause: unknown): void {
+    if (problem instanceof InternalError) {
+      const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
+      const name = cause instanceof Error ? cause.name : 'Error';
+      log(ctx, 'request', 'CRITICAL', `Uncaught ${name}: "${problem.message}"${stack}`);
+    } else {
+      log(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', problem.message);
+    }
+    if (type !== 'about:blank') {
+      log(ctx, 'app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);
+    }
+  }
+
+  /** The document with secret values masked in every text member. */
+  function maskDocument(doc: ProblemDocument): ProblemDocument {
+    let masked: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(doc)) {
+      if (typeof value !== 'string') continue;
+      const text = mask(value);
+      if (text !== value) (masked ??= { ...doc })[key] = text;
+    }
+    return (masked as ProblemDocument | undefined) ?? doc;
+  }
+
+  return (ctx, res, problem, routeId) => {
+    const controller = controllerFor(routeId, problem);
+    if (observer && controller !== routeId && !res.headersSent) observer.routed(ctx, res, controller);
+    const doc = maskDocument(buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug));
+    const cause = problem instanceof InternalError ? problem.cause : undefined;
+    const links = config.debug ? observer?.pageLinks(ctx) : undefined;
+    const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
+    const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
+    logProblem(ctx, problem, doc.type, cause);
+    observer?.problem(ctx, doc, stack);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const { contentType, body } = renderProblem(doc, representationFor(ctx), {
+      debug: config.debug,
+      method: ctx.method,
+      target: mask(ctx.target),
+      clientIp: ctx.clientIp,
+      profilerLink: links?.profile,
+      stack,
+      sourceLink: links?.source,
+    });
+    const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
+    headers['content-type'] = contentType;
+    headers.vary = 'Accept';
+    sendBody(res, problem.status, headers, body, ctx.receivedAt);
+  };
+}

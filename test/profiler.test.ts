@@ -203,6 +203,8 @@ describe('/_profiler/open', () => {
 
 describe('outside dev with debug', () => {
   const variants: Record<string, string>[] = [{ APP_ENV: 'prod', APP_SECRET: 'x', APP_ID: 'x', APP_KEY: 'x', ACCESS_TOKEN: 'x', JWT_PASSPHRASE: 'x', BROKER_PASSWORD: 'x' }, { APP_ENV: 'dev', APP_DEBUG: '0' }, { APP_ENV: 'test', APP_DEBUG: '1' }];
+  // Debug on in prod still has no profiler: only APP_ENV=dev with APP_DEBUG=1 does.
+  variants.push({ ...variants[0], APP_DEBUG: '1' });
   for (const vars of variants) {
     it(`has no profiler with APP_ENV=${vars.APP_ENV} APP_DEBUG=${'APP_DEBUG' in vars ? vars.APP_DEBUG : '0'}`, async () => {
       const service = await startTestService(vars);

@@ -6,6 +6,7 @@ import type { Namespaces } from './config.js';
 import { escapeHtml, renderPage } from './http/html.js';
 import type { Representation } from './http/negotiation.js';
 import { namespaceUrl } from './http/request.js';
+import { failed, succeeded, type Result } from './util/result.js';
 
 /** The namespaces `GET /` may link; `admin` is deliberately not one of them. */
 export const PUBLIC_NAMESPACES = ['doc', 'problem', 'schema', 'service', 'static'] as const;
@@ -53,14 +54,14 @@ export function renderEntryPoint(doc: EntryPoint, representation: Representation
 }
 
 /** Checks a stored service document; a wrong shape names the problem, never a crash later. */
-export function parseServiceDocument(value: unknown): ServiceDocument | string {
-  if (typeof value !== 'object' || value === null) return 'not an object';
+export function parseServiceDocument(value: unknown): Result<ServiceDocument, string> {
+  if (typeof value !== 'object' || value === null) return failed('not an object');
   const doc = value as Record<string, unknown>;
-  if (typeof doc.name !== 'string' || doc.name === '') return '"name" must be a non-empty string';
-  if (typeof doc.version !== 'string' || doc.version === '') return '"version" must be a non-empty string';
+  if (typeof doc.name !== 'string' || doc.name === '') return failed('"name" must be a non-empty string');
+  if (typeof doc.version !== 'string' || doc.version === '') return failed('"version" must be a non-empty string');
   const links = doc.links;
   if (!Array.isArray(links) || !links.every((l) => (PUBLIC_NAMESPACES as readonly unknown[]).includes(l))) {
-    return `"links" must list namespaces among ${PUBLIC_NAMESPACES.join(', ')}`;
+    return failed(`"links" must list namespaces among ${PUBLIC_NAMESPACES.join(', ')}`);
   }
-  return { name: doc.name, version: doc.version, links: links as PublicNamespace[] };
+  return succeeded({ name: doc.name, version: doc.version, links: links as PublicNamespace[] });
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config, Namespace } from '../config.js';
 import { hostnameOf, isValidHost } from './hosts.js';
 import { headerText } from './header-value.js';
+import { failed, succeeded, type Result } from '../util/result.js';
 import {
   HostCount,
   InvalidHost,
@@ -101,9 +102,9 @@ const NON_ASCII = /[\u0080-\u00ff]/;
  * The method routing uses. Only a POST tunnels; an empty header is ignored; anything but
  * letters is a 400.
  */
-export function effectiveMethod(original: string, override: string | undefined): string | InvalidMethodOverride {
-  if (original !== 'POST' || override === undefined || override === '') return original;
-  return /^[A-Za-z]+$/.test(override) ? override.toUpperCase() : new InvalidMethodOverride();
+export function effectiveMethod(original: string, override: string | undefined): Result<string, InvalidMethodOverride> {
+  if (original !== 'POST' || override === undefined || override === '') return succeeded(original);
+  return /^[A-Za-z]+$/.test(override) ? succeeded(override.toUpperCase()) : failed(new InvalidMethodOverride());
 }
 
 /** Whether decoded `segments` (or the raw path) lie under a namespace's path prefix. */
@@ -142,8 +143,8 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   const { rawPath, query, authority, valid } = parseTarget(target);
   const segments = splitPath(rawPath);
   const originalMethod = req.method ?? 'GET';
-  const methodOrProblem = effectiveMethod(originalMethod, header(req, 'x-http-method'));
-  const method = typeof methodOrProblem === 'string' ? methodOrProblem : originalMethod;
+  const tunnelled = effectiveMethod(originalMethod, header(req, 'x-http-method'));
+  const method = tunnelled.ok ? tunnelled.value : originalMethod;
 
   const peer = unmapV4(req.socket.remoteAddress ?? '');
   const trusted = isTrustedPeer(config.trustedProxies, peer);
@@ -159,7 +160,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
     transferCodingProblem(req.headers['transfer-encoding']) ??
     (valid ? undefined : new InvalidRequestTarget(target)) ??
     hostProblem ??
-    (typeof methodOrProblem === 'string' ? undefined : methodOrProblem);
+    (tunnelled.ok ? undefined : tunnelled.problem);
 
   const referer = header(req, 'referer');
   return {

@@ -22,8 +22,8 @@ export class PosterSpecError extends TypeError {
 /** The validated spec of an input, or `PosterSpecError` with every problem. */
 export function checkPosterSpec(input: unknown): PosterSpec {
   const checked = validatePosterSpec(input);
-  if (!checked.ok) throw new PosterSpecError(checked.errors);
-  return checked.spec;
+  if (!checked.ok) throw new PosterSpecError(checked.problem);
+  return checked.value;
 }
 
 /** Renders a poster's JPEG bytes; throws `PosterSpecError` for an invalid spec. */

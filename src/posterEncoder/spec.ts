@@ -5,6 +5,7 @@
  * colours lower-case), which is also the form the content hash is computed from.
  */
 
+import { failed, succeeded, type Result } from '../util/result.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** A colour as `#rrggbb`. */
@@ -95,7 +96,8 @@ export interface SpecError {
   readonly reason: string;
 }
 
-export type ValidationResult = { ok: true; spec: PosterSpec } | { ok: false; errors: SpecError[] };
+/** A valid spec, or every problem with its pointer. */
+export type ValidationResult = Result<PosterSpec, readonly SpecError[]>;
 
 export const LIMITS = {
   titleLength: 120,
@@ -145,7 +147,7 @@ export function validatePosterSpec(input: unknown): ValidationResult {
   const c = new Checker(errors);
   if (!isObject(input)) {
     errors.push({ pointer: '', reason: 'must be a JSON object' });
-    return { ok: false, errors };
+    return failed(errors);
   }
   c.unknownMembers(input, '', ROOT_MEMBERS);
   const title = c.text(input, 'title', '', { required: true, max: LIMITS.titleLength, lineBreaks: false });
@@ -157,9 +159,9 @@ export function validatePosterSpec(input: unknown): ValidationResult {
   const accentColor = c.color(input, 'accentColor', '', false) ?? DEFAULTS.accentColor;
   const shapes = c.shapes(input) ?? defaultShapes(textColor, accentColor);
   const quality = c.number(input, 'quality', '', { required: false, min: 1, max: 100, integer: true }) ?? DEFAULTS.quality;
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return failed(errors);
   const spec: NormalizedSpec = { title: title!, subtitle: subtitle ?? '', body: body ?? '', align, background, textColor, accentColor, shapes, quality };
-  return { ok: true, spec: spec as PosterSpec };
+  return succeeded(spec as PosterSpec);
 }
 
 /** RFC 6901: `~` -> `~0`, `/` -> `~1`. */

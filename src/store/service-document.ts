@@ -24,9 +24,9 @@ export function storeServiceDocument(store: SettingsStore): ServiceDocumentSourc
   return () => {
     const stored = store.ensure(SERVICE_DOCUMENT_ID, DEFAULT_SERVICE_DOCUMENT);
     if (last !== undefined && last.stored === stored) return last.doc;
-    const doc = parseServiceDocument(stored);
-    if (typeof doc === 'string') throw new CorruptDocument(join(store.documentsDir, `${SERVICE_DOCUMENT_ID}.json`), doc);
-    last = { stored, doc };
-    return doc;
+    const parsed = parseServiceDocument(stored);
+    if (!parsed.ok) throw new CorruptDocument(join(store.documentsDir, `${SERVICE_DOCUMENT_ID}.json`), parsed.problem);
+    last = { stored, doc: parsed.value };
+    return parsed.value;
   };
 }

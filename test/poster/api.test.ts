@@ -197,7 +197,7 @@ describe('the render pool', () => {
   const spec = (title: string) => {
     const checked = validatePosterSpec({ title });
     assert.ok(checked.ok);
-    return checked.spec;
+    return checked.value;
   };
 
   it('refuses work beyond its queue with a 503 problem and Retry-After', async () => {
@@ -230,7 +230,7 @@ describe('the render pool', () => {
     await assert.rejects(pool.render({ title: 42 } as unknown as PosterSpec), /background/);
     const checked = validatePosterSpec({ title: 'after a failure' });
     assert.ok(checked.ok);
-    const bytes = await pool.render(checked.spec);
+    const bytes = await pool.render(checked.value);
     assert.deepEqual([...bytes.subarray(0, 2)], [0xff, 0xd8]);
   });
 });

@@ -10,7 +10,7 @@ const fonts = await loadPosterFonts();
 function spec(input: PosterSpecInput): PosterSpec {
   const checked = validatePosterSpec(input);
   assert.ok(checked.ok, 'test spec is valid');
-  return checked.spec;
+  return checked.value;
 }
 
 /** Left and right pixel extents of every line of a plan. */

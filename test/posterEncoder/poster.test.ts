@@ -61,7 +61,7 @@ describe('posterFileName', () => {
   it('hashes the renderer version with the canonical spec: sha256, 32 hex digits', () => {
     const checked = validatePosterSpec(SPEC);
     assert.ok(checked.ok, 'valid');
-    const expected = createHash('sha256').update(`poster renderer ${RENDERER_VERSION}\n${canonicalJson(checked.spec)}`).digest('hex').slice(0, 32);
+    const expected = createHash('sha256').update(`poster renderer ${RENDERER_VERSION}\n${canonicalJson(checked.value)}`).digest('hex').slice(0, 32);
     assert.equal(posterFileName(SPEC), `${expected}.jpg`, 'name');
     assert.match(posterFileName(SPEC), /^[0-9a-f]{32}\.jpg$/, 'shape');
   });

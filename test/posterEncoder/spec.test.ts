@@ -5,17 +5,17 @@ import {
 } from '../../src/posterEncoder/spec.js';
 
 /** The problems of an input that must not validate. */
-function problems(input: unknown): SpecError[] {
+function problems(input: unknown): readonly SpecError[] {
   const result = validatePosterSpec(input);
   assert.equal(result.ok, false, `expected problems for ${JSON.stringify(input)}`);
-  return result.ok ? [] : result.errors;
+  return result.ok ? [] : result.problem;
 }
 
 /** The normalised spec of an input that must validate. */
 function valid(input: unknown): PosterSpec {
   const result = validatePosterSpec(input);
-  assert.ok(result.ok, `expected a valid spec, got ${JSON.stringify(!result.ok && result.errors)}`);
-  return result.spec;
+  assert.ok(result.ok, `expected a valid spec, got ${JSON.stringify(!result.ok && result.problem)}`);
+  return result.value;
 }
 
 /** Asserts that exactly these pointers are reported, and each reason matches. */

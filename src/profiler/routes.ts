@@ -1,0 +1,166 @@
+/**
+ * The profiler's pages, all GET: a profile and its panels, the exception page and stylesheet,
+ * the search bar, and the source viewer. With several workers, a token this process does not
+ * hold is asked of the cluster primary.
+ */
+import type { ServerResponse } from 'node:http';
+import { join, relative } from 'node:path';
+import { SECRET_SETTINGS, type Config } from '../config.js';
+import type { SourceLink } from '../http/html.js';
+import type { Handler } from '../http/handler.js';
+import { sendBody } from '../http/response.js';
+import { Problem } from '../problem.js';
+import type { Route } from '../router.js';
+import { MASK } from '../secrets.js';
+import { isInside } from '../util/paths.js';
+import { readProjectSource } from './open.js';
+import {
+  PANELS,
+  PROFILER_CSS,
+  renderExceptionPage,
+  renderProfilePage,
+  renderSearchPage,
+  renderSourcePage,
+  type Panel,
+} from './pages.js';
+import type { PrimaryLink } from './primary-link.js';
+import { newestOf, type Profile, type ProfileStore } from './profile.js';
+import { SEARCH_LIMIT, isToken } from './protocol.js';
+
+export const PROFILER_PREFIX = '/_profiler/';
+
+/** An unknown or expired profile token. */
+export class TokenNotFound extends Problem {
+  constructor(token: string) {
+    super('token_not_found', 404, `Token "${token}" not found.`);
+  }
+}
+
+/** `/_profiler/open` asked for a file it must not or cannot show. */
+export class FileCannotBeOpened extends Problem {
+  constructor(file: string) {
+    super('file_cannot_be_opened', 404, `The file "${file}" cannot be opened.`);
+  }
+}
+
+/** `/_profiler/open?file=src/app.ts&line=12` for a stack frame in the project's sources. */
+export function sourceLinkFor(projectDir: string): SourceLink {
+  const sourceRoot = join(projectDir, 'src');
+  return (file, line) =>
+    isInside(sourceRoot, file) ? `${PROFILER_PREFIX}open?${new URLSearchParams({ file: relative(projectDir, file), line: String(line) })}` : undefined;
+}
+
+export interface ProfilerRoutesOptions {
+  readonly config: Config;
+  readonly profiles: ProfileStore;
+  readonly primary: PrimaryLink | undefined;
+  readonly sourceLink: SourceLink;
+}
+
+export function createProfilerRoutes({ config, profiles, primary, sourceLink }: ProfilerRoutesOptions): Route<Handler>[] {
+  const settings = describeSettings(config);
+
+  const profilePage: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, (profile) => {
+      const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
+      sendHtml(res, renderProfilePage(profile, panel, settings, sourceLink), ctx.receivedAt);
+    });
+
+  const exceptionPage: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, (profile) => sendHtml(res, renderExceptionPage(profile, sourceLink), ctx.receivedAt));
+
+  const stylesheet: Handler = (ctx, _req, res, { params }) =>
+    withProfile(params.token!, () => {
+      sendBody(res, 200, { 'content-type': 'text/css; charset=UTF-8', 'cache-control': 'no-cache, private' }, PROFILER_CSS, ctx.receivedAt);
+    });
+
+  const searchBar: Handler = (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const status = Number(query.get('status'));
+    const criteria = {
+      method: query.get('method')?.toUpperCase() || undefined,
+      path: query.get('path') || undefined,
+      status: Number.isInteger(status) && status > 0 ? status : undefined,
+      ip: query.get('ip') || undefined,
+    };
+    const panel = parsePanel(query.get('panel'));
+    const local = profiles.search(criteria, SEARCH_LIMIT);
+    if (!primary) return sendHtml(res, renderSearchPage(criteria, panel, local), ctx.receivedAt);
+    // Requests in flight here are not at the primary yet; the primary has every worker's others.
+    return primary.search(criteria, SEARCH_LIMIT).then((shared = []) => {
+      sendHtml(res, renderSearchPage(criteria, panel, newestOf([local, shared], SEARCH_LIMIT)), ctx.receivedAt);
+    });
+  };
+
+  const openFile: Handler = async (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const file = query.get('file') ?? '';
+    const source = await readProjectSource(config.projectDir, file);
+    if (!source) throw new FileCannotBeOpened(file);
+    const line = Number(query.get('line'));
+    sendHtml(res, renderSourcePage(source.path, source.text, Number.isInteger(line) && line > 0 ? line : undefined), ctx.receivedAt);
+  };
+
+  /** Shows the profile of `token`: at once when this process holds it, else once the primary answers. */
+  function withProfile(token: string, show: (profile: Profile) => void): void | Promise<void> {
+    const local = profiles.get(token);
+    if (local) return show(local);
+    if (!primary || !isToken(token)) throw new TokenNotFound(token);
+    return primary.find(token).then((shared) => {
+      if (!shared) throw new TokenNotFound(token);
+      show(shared);
+    });
+  }
+
+  const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
+
+  return [
+      route('profiler.search_bar', '/_profiler/search_bar', searchBar),
+      route('profiler.open', '/_profiler/open', openFile),
+      route('profiler.exception_css', '/_profiler/{token}/exception.css', stylesheet),
+      route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
+      route('profiler.profile', '/_profiler/{token}', profilePage),
+  ];
+}
+
+function parsePanel(value: string | null): Panel {
+  return (PANELS as readonly string[]).includes(value ?? '') ? (value as Panel) : 'request';
+}
+
+function sendHtml(res: ServerResponse, html: string, now: number): void {
+  sendBody(res, 200, { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache, private', 'x-robots-tag': 'none' }, html, now);
+}
+
+/** The settings shown on the config panel: never a secret's value. */
+function describeSettings(config: Config): (readonly [string, string])[] {
+  const ns = config.namespaces;
+  const namespace = (n: { origin: string | undefined; path: string }) => (n.origin ?? '') + n.path;
+  return [
+    ['APP_ENV', config.appEnv],
+    ['APP_DEBUG', config.debug ? '1' : '0'],
+    ['HOST', config.host],
+    ['PORT', String(config.port)],
+    ['BASE_URL', config.baseUrl ?? '(per request)'],
+    ['DOC_BASE', namespace(ns.doc)],
+    ['PROBLEM_BASE', namespace(ns.problem)],
+    ['SCHEMA_BASE', namespace(ns.schema)],
+    ['SERVICE_BASE', namespace(ns.service)],
+    ['STATIC_BASE', namespace(ns.static)],
+    ['ADMIN_BASE', namespace(ns.admin)],
+    ['PUBLIC_DIR', config.publicDir],
+    ['VAR_DIR', config.varDir],
+    ['LOG_DIR', config.logDir],
+    ['LOG_TIMEZONE', config.logTimeZone],
+    ['LOG_MAX_FILES', String(config.logMaxFiles)],
+    ['NOT_FOUND_CACHE_CONTROL', config.notFoundCacheControl],
+    ['POSTER_API', config.posterApi ? '1' : '0'],
+    ['JWT_SECRET_KEY', config.jwt.secretKeyPath],
+    ['JWT_PUBLIC_KEY', config.jwt.publicKeyPath],
+    ['JWT_TOKEN_TTL', String(config.jwt.tokenTtl)],
+    ['JWT_CLOCK_SKEW', String(config.jwt.clockSkew)],
+    ['BROKER_URL', config.brokerUrl.replace(/^(amqp:\/\/[^:@]*):[^@]*@/, `$1:${MASK}@`)],
+    ['PROFILER_MAX', String(config.profilerMax)],
+    ['WORKERS', String(config.workers)],
+    ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
+  ];
+}

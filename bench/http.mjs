@@ -1,8 +1,10 @@
 // The service against its peers, side by side, interleaved round by round (this machine's speed
 // drifts): GET / against a bare node:http handler and fastify; a 404 flood with a log line per
-// request against fastify + pino; cold start and RSS (idle, 1,000 keep-alive connections).
-// Server and load generator share the machine's cores.
+// request against fastify + pino; cold start and RSS (after one request, after 10,000, and at
+// peak with 1,000 keep-alive connections). Server and load generator share the machine's cores.
 //   npm run bench:http   (builds the service first)
+//   BEFORE=<an older build's dist/server.js> npm run bench:http   (adds it as "before" to cold
+//   start and memory, interleaved with the others)
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +15,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
 const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
 const work = mkdtempSync(join(tmpdir(), 'bench-http-'));
-const ours = () => startChild('../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`) });
+const BEFORE = process.env.BEFORE;
+const service = (script) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`) });
+const ours = service('../dist/server.js');
 const json = { accept: 'application/json' };
 
 // The exact bytes our GET / writes, for the bare handler and fastify.
@@ -24,6 +28,7 @@ const peers = {
   ours,
   bare: () => startChild('servers/bare.mjs', [], { BODY: doc }),
   fastify: () => startChild('servers/fastify-doc.mjs', [], { BODY: doc }),
+  ...(BEFORE ? { before: service(BEFORE) } : {}),
 };
 
 async function rounds(names, run) {
@@ -43,8 +48,10 @@ drifts by tens of percent from round to round; the server's CPU time per request
 writing the same bytes as our \`GET /\`; fastify returns the same document. In the flood, ours
 writes its own line format through the daily file sink; fastify + pino writes pino's NDJSON line
 through \`pino.destination({ sync: false })\`. Goals: GET / at least 0.95 × bare by server CPU per
-request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start at most 1.3 ×
-bare; idle RSS at most 1.15 × bare. Reproduce: \`cd bench && npm run bench:http\`.`;
+request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start (process start
+to the first 200 on \`GET /\`) at most 1.3 × bare; RSS after that first request at most 1.15 × bare,
+after 10,000 requests at most 1.3 × bare. "before" (when present) is an older build of ours, given
+as \`BEFORE=<its dist/server.js>\`. Reproduce: \`cd bench && npm run bench:http\`.`;
 
 const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s, autocannon, 32 connections`];
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
@@ -100,7 +107,8 @@ lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)}
 lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} | ${fc.peer.toFixed(1)} |`);
 lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} | fastify+pino ÷ ours: ${(fc.peer / fc.ours).toFixed(2)} |`);
 
-// Cold start and memory
+// Cold start and memory, the peers interleaved round by round
+const REQUESTS = 10_000;
 async function coldStart(name) {
   const t0 = performance.now();
   const server = await peers[name]();
@@ -115,16 +123,31 @@ async function coldStart(name) {
   }
   const ms = performance.now() - t0;
   const idle = rssMiB(server.child.pid);
+  const r = await load(server.url, { path: '/', headers: json, amount: REQUESTS });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  const after = rssMiB(server.child.pid);
   await load(server.url, { path: '/', headers: json, connections: 1000, duration: DURATION });
   const busy = peakRssMiB(server.child.pid);
   await server.stop();
-  return { ms, idle, busy };
+  return { ms, idle, after, busy };
 }
-lines.push('', '| start and memory | cold start to first 200 (ms, median) | RSS idle (MiB) | peak RSS, 1,000 keep-alive connections (MiB) |', '|---|---:|---:|---:|');
-for (const name of ['ours', 'fastify', 'bare']) {
-  const samples = [];
-  for (let i = 0; i < 5; i++) samples.push(await coldStart(name));
-  lines.push(`| ${name} | ${median(samples.map((s) => s.ms)).toFixed(0)} | ${median(samples.map((s) => s.idle)).toFixed(1)} | ${median(samples.map((s) => s.busy)).toFixed(1)} |`);
+const startNames = [...(BEFORE ? ['before'] : []), 'ours', 'fastify', 'bare'];
+const starts = await rounds(startNames, (name) => coldStart(name));
+const startMedians = Object.fromEntries(startNames.map((n) => [n, {
+  ms: median(starts[n].map((x) => x.ms)),
+  idle: median(starts[n].map((x) => x.idle)),
+  after: median(starts[n].map((x) => x.after)),
+  busy: median(starts[n].map((x) => x.busy)),
+}]));
+const vsBare = (name, key) => (startMedians[name][key] / startMedians.bare[key]).toFixed(2);
+lines.push(
+  '',
+  `| start and memory | cold start to first 200 (ms, median) | rounds | ÷ bare | RSS after 1 request (MiB) | ÷ bare | RSS after ${REQUESTS.toLocaleString('en')} requests (MiB) | ÷ bare | peak RSS, 1,000 keep-alive connections (MiB) |`,
+  '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+);
+for (const name of startNames) {
+  const x = startMedians[name];
+  lines.push(`| ${name} | ${x.ms.toFixed(0)} | ${fmt(starts[name].map((r) => r.ms))} | ${vsBare(name, 'ms')} | ${x.idle.toFixed(1)} | ${vsBare(name, 'idle')} | ${x.after.toFixed(1)} | ${vsBare(name, 'after')} | ${x.busy.toFixed(1)} |`);
 }
 
 rmSync(work, { recursive: true, force: true });

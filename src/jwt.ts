@@ -1,15 +1,34 @@
 /**
  * ES512 JWTs: the passphrase-protected key pair, issuing and verifying tokens (through jose),
  * a cache of verified tokens, and the bearer guard of protected routes.
+ *
+ * Keys are node:crypto's alone; jose is imported on the first token issued or verified (or by
+ * `loadJose`), so importing this module, or starting a service whose protected routes nobody
+ * calls, never pays for it.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { Problem } from './problem.js';
 import { errorCode } from './util/errno.js';
 
 export const JWT_ALGORITHM = 'ES512';
+
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+
+/**
+ * jose, imported once on first use. Call it ahead (after the service listens) so the first
+ * protected request does not wait for the import; a failed import is retried by the next call.
+ */
+export function loadJose(): Promise<Jose> {
+  jose ??= import('jose').catch((err: unknown) => {
+    jose = undefined;
+    throw err;
+  });
+  return jose;
+}
 /** Longer tokens are refused before any cryptography runs. */
 export const MAX_TOKEN_LENGTH = 8 * 1024;
 
@@ -91,8 +110,9 @@ export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
 }
 
 /** A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). */
-export function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
+export async function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
   const iat = Math.floor(now / 1000);
+  const { SignJWT } = await loadJose();
   return new SignJWT({ username })
     .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT' })
     .setIssuedAt(iat)
@@ -128,6 +148,7 @@ export async function verifyToken(
   token: string, publicKey: KeyObject, skewSeconds: number, now: number, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
 ): Promise<JWTPayload> {
   if (token.length > MAX_TOKEN_LENGTH) throw new InvalidToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  const { errors, jwtVerify } = await loadJose();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, publicKey, {
@@ -137,7 +158,7 @@ export async function verifyToken(
       requiredClaims: ['exp', 'iat'],
     }));
   } catch (err) {
-    throw new InvalidToken(describeJoseError(err));
+    throw new InvalidToken(describeJoseError(errors, err));
   }
   const refusal = lifetimeRefusal(payload as { iat: number; exp: number }, { skewSeconds, ttlSeconds }, now);
   if (refusal) throw new InvalidToken(refusal);
@@ -166,7 +187,7 @@ export function tokenValidUntil(claims: { readonly iat: number; readonly exp: nu
   return (Math.min(claims.exp, claims.iat + rules.ttlSeconds) + rules.skewSeconds) * 1000;
 }
 
-function describeJoseError(err: unknown): string {
+function describeJoseError(errors: Jose['errors'], err: unknown): string {
   if (err instanceof errors.JWTExpired) return 'the token has expired';
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.reason === 'missing') return `the token has no "${err.claim}" claim`;

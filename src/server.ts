@@ -4,13 +4,12 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { createProfiler } from './profiler/index.js';
 import { createClientErrorHandler } from './http/client-errors.js';
-import { runPrimary, type ListeningMessage } from './cluster.js';
+import type { ListeningMessage } from './cluster.js';
 import { answerConnectWith } from './http/connect.js';
 import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './http/connections.js';
 import { CountedRequest, createResponseClass } from './http/early-close.js';
@@ -20,11 +19,8 @@ import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { createFileLogger, type FileLogger } from './log/file-sink.js';
-import { DEFAULT_SERVICE_DOCUMENT, type ServiceDocumentSource } from './entry-point.js';
-import { createBearerGuard, VerifiedTokenCache } from './jwt.js';
-import { obtainKeyPair } from './jwt/keys.js';
-import { posterApiRoute, posterSchemaRoute } from './poster/api.js';
-import { createRenderPool } from './poster/pool.js';
+import type { ServiceDocumentSource } from './entry-point.js';
+import type { PosterService } from './poster/service.js';
 import { ensureServiceDocument, storeServiceDocument } from './store/service-document.js';
 import { createSettingsStore } from './store.js';
 
@@ -64,7 +60,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     serviceDocument = storeServiceDocument(store);
   }
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const posterApi = config.posterApi ? createPosterApi(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
+  const posterApi = config.posterApi ? await loadPosterService(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
   // The dev profiler observes the app (APP_ENV=dev with APP_DEBUG=1 only); elsewhere none of it exists.
   const observer = config.appEnv === 'dev' && config.debug ? createProfiler(config, options.clock ?? Date.now) : undefined;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer });
@@ -86,6 +82,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await posterApi?.pool.close();
     throw err;
   }
+  void posterApi?.warm();
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
@@ -102,26 +99,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 }
 
 /**
- * The poster API's parts: the key pair (generated in dev when missing, required elsewhere), a
- * bearer guard with its cache of verified tokens, and the render pool.
+ * The poster API (POSTER_API=1), imported only then: without it, the service never loads the
+ * poster encoder, the render pool or jose, and starts sooner and smaller.
  */
-function createPosterApi(
+async function loadPosterService(
   config: Config,
   clock: () => number,
   say: (line: string) => void,
-  poolOptions: StartOptions['renderPool'] = {},
-) {
-  const keys = obtainKeyPair(config, say);
-  const guard = createBearerGuard({
-    publicKey: keys.publicKey,
-    skewSeconds: config.jwt.clockSkew,
-    ttlSeconds: config.jwt.tokenTtl,
-    realm: DEFAULT_SERVICE_DOCUMENT.name,
-    clock,
-    cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
-  });
-  const pool = createRenderPool(poolOptions);
-  return { pool, routes: [posterApiRoute({ config, guard, pool, clock }), posterSchemaRoute(config)] };
+  renderPool: StartOptions['renderPool'],
+): Promise<PosterService> {
+  const { createPosterService } = await import('./poster/service.js');
+  return createPosterService({ config, clock, say, renderPool });
 }
 
 /** The daily file sink the settings describe. */
@@ -175,7 +163,11 @@ export async function main(): Promise<void> {
     logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
     void logger.flush().finally(() => process.exit(1));
   });
-  if (config.workers > 1 && cluster.isPrimary) {
+  // node:cluster brings child_process and its primary along: loaded only with WORKERS > 1 (the
+  // workers it forks read the same settings, so they load it too).
+  const cluster = config.workers > 1 ? (await import('node:cluster')).default : undefined;
+  if (cluster?.isPrimary) {
+    const { runPrimary } = await import('./cluster.js');
     runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }
@@ -185,7 +177,7 @@ export async function main(): Promise<void> {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  if (cluster.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
+  if (cluster?.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
   else process.stdout.write(`listening on ${running.url}\n`);
 }
 

@@ -50,9 +50,12 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-/** One autocannon run; resolves with requests/s (mean), bytes/s, and response counts. */
-export async function load(url, { connections = 32, duration = 5, path = '/', headers = {} } = {}) {
-  const result = await autocannon({ url: url + path, connections, duration, headers });
+/**
+ * One autocannon run of `duration` seconds, or of `amount` requests when given; resolves with
+ * requests/s (mean), bytes/s, and response counts.
+ */
+export async function load(url, { connections = 32, duration = 5, amount, path = '/', headers = {} } = {}) {
+  const result = await autocannon({ url: url + path, connections, duration, headers, ...(amount ? { amount } : {}) });
   return {
     rps: result.requests.average,
     bytesPerSec: result.throughput.average,

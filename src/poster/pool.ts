@@ -57,6 +57,10 @@ function startWorker(): Worker {
   return new Worker(bootstrap, { eval: true });
 }
 
+/**
+ * A pool of at most `size` workers, each started on demand: a service whose posters nobody asks
+ * for starts no thread, and a burst starts only as many as it keeps busy.
+ */
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const size = options.size ?? availableParallelism();
   const maxQueued = options.maxQueued ?? size * 4;
@@ -66,7 +70,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const workers: Worker[] = [];
   let nextId = 1;
 
-  const spawnWorker = () => {
+  const spawnWorker = (): Worker => {
     const worker = startWorker();
     worker.on('message', (reply: RenderReply) => {
       const pending = running.get(worker);
@@ -78,42 +82,39 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       next(worker);
     });
     worker.on('error', (err) => {
-      // A crashed worker fails its job and is replaced.
+      // A crashed worker fails its job; a replacement starts only if jobs are waiting.
       const pending = running.get(worker);
       running.delete(worker);
       pending?.reject(err);
       workers.splice(workers.indexOf(worker), 1);
-      spawnWorker();
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      if (queue.length > 0) next(spawnWorker());
     });
     workers.push(worker);
     worker.unref();
-    next(worker);
+    return worker;
   };
 
-  const next = (worker: Worker) => {
-    const pending = queue.shift();
-    if (!pending) {
-      idle.push(worker);
-      return;
-    }
+  const run = (worker: Worker, pending: Pending) => {
     running.set(worker, pending);
     worker.postMessage(pending.job);
   };
 
-  for (let i = 0; i < size; i++) spawnWorker();
+  const next = (worker: Worker) => {
+    const pending = queue.shift();
+    if (pending) run(worker, pending);
+    else idle.push(worker);
+  };
 
   return {
     render(spec) {
-      if (idle.length === 0 && queue.length >= maxQueued) return Promise.reject(new RenderQueueFull(1));
+      const worker = idle.pop() ?? (workers.length < size ? spawnWorker() : undefined);
+      if (!worker && queue.length >= maxQueued) return Promise.reject(new RenderQueueFull(1));
       return new Promise<Uint8Array>((resolve, reject) => {
         const pending: Pending = { job: { id: nextId++, spec }, resolve, reject };
-        const worker = idle.pop();
-        if (worker) {
-          running.set(worker, pending);
-          worker.postMessage(pending.job);
-        } else {
-          queue.push(pending);
-        }
+        if (worker) run(worker, pending);
+        else queue.push(pending);
       });
     },
     async close() {

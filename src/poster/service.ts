@@ -1,0 +1,50 @@
+/**
+ * The poster API's parts (POSTER_API=1): the key pair (generated in dev when missing, required
+ * elsewhere), a bearer guard with its cache of verified tokens, the render pool and the routes.
+ *
+ * The server imports this module only when the poster API is on, so a service without it never
+ * loads the poster encoder or the JWT code. Even with it on, jose and the render workers wait for
+ * their first use; `warm` imports jose ahead, once the service listens.
+ */
+import type { Config } from '../config.js';
+import { DEFAULT_SERVICE_DOCUMENT } from '../entry-point.js';
+import type { Handler } from '../http/handler.js';
+import { createBearerGuard, loadJose, VerifiedTokenCache } from '../jwt.js';
+import { obtainKeyPair } from '../jwt/keys.js';
+import type { Route } from '../router.js';
+import { posterApiRoute, posterSchemaRoute } from './api.js';
+import { createRenderPool, type RenderPool, type RenderPoolOptions } from './pool.js';
+
+export interface PosterServiceOptions {
+  readonly config: Config;
+  readonly clock: () => number;
+  /** Where start-up notices go (a generated dev key pair). */
+  readonly say: (line: string) => void;
+  readonly renderPool?: RenderPoolOptions;
+}
+
+export interface PosterService {
+  readonly routes: readonly Route<Handler>[];
+  readonly pool: RenderPool;
+  /** Imports what the first protected request would otherwise wait for; resolves either way. */
+  warm(): Promise<void>;
+}
+
+export function createPosterService({ config, clock, say, renderPool = {} }: PosterServiceOptions): PosterService {
+  const keys = obtainKeyPair(config, say);
+  const guard = createBearerGuard({
+    publicKey: keys.publicKey,
+    skewSeconds: config.jwt.clockSkew,
+    ttlSeconds: config.jwt.tokenTtl,
+    realm: DEFAULT_SERVICE_DOCUMENT.name,
+    clock,
+    cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
+  });
+  const pool = createRenderPool(renderPool);
+  return {
+    routes: [posterApiRoute({ config, guard, pool, clock }), posterSchemaRoute(config)],
+    pool,
+    // A failed import is not lost: the first protected request imports again and answers the error.
+    warm: () => loadJose().then(() => undefined, () => undefined),
+  };
+}

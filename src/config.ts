@@ -321,6 +321,11 @@ export function parseNamespace(setting: string, value: string): Namespace {
 }
 
 function parseTimeZone(setting: string, value: string): string {
+  // A canonical name is checked against the list (cheap); building a formatter would load the
+  // zone data at start-up, 10+ ms and 6+ MiB, long before the first log line needs it.
+  const lower = value.toLowerCase();
+  const canonical = Intl.supportedValuesOf('timeZone').find((zone) => zone.toLowerCase() === lower);
+  if (canonical !== undefined) return canonical;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {

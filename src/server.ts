@@ -7,7 +7,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { createProfiler } from './profiler/index.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import type { ListeningMessage } from './cluster.js';
 import { answerConnectWith } from './http/connect.js';
@@ -62,7 +61,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
   const posterApi = config.posterApi ? await loadPosterService(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
   // The dev profiler observes the app (APP_ENV=dev with APP_DEBUG=1 only); elsewhere none of it exists.
-  const observer = config.appEnv === 'dev' && config.debug ? createProfiler(config, options.clock ?? Date.now) : undefined;
+  const observer = config.appEnv === 'dev' && config.debug
+    ? (await import('./profiler/index.js')).createProfiler(config, options.clock ?? Date.now)
+    : undefined;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer });
   let draining = false;
   const Response = createResponseClass({ draining: () => draining });

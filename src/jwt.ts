@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import type { JWTPayload } from 'jose';
 import { Problem } from './problem.js';
 import { errorCode } from './util/errno.js';
+import { failed, succeeded, type Result } from './util/result.js';
 
 export const JWT_ALGORITHM = 'ES512';
 
@@ -254,11 +255,14 @@ export class Unauthorized extends Problem {
   }
 }
 
-/** The token of `Authorization: Bearer <token>` (scheme case-insensitive), undefined if absent. */
-export function bearerToken(authorization: string | undefined): string | undefined | null {
-  if (authorization === undefined || authorization.trim() === '') return undefined;
+/**
+ * The token of `Authorization: Bearer <token>` (scheme case-insensitive): undefined when the
+ * header is absent or empty; a failure when it is not `Bearer <token>`.
+ */
+export function bearerToken(authorization: string | undefined): Result<string | undefined, 'malformed'> {
+  if (authorization === undefined || authorization.trim() === '') return succeeded(undefined);
   const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
-  return match ? match[1]! : null;
+  return match ? succeeded(match[1]!) : failed('malformed');
 }
 
 export interface BearerGuardOptions {
@@ -275,9 +279,10 @@ export interface BearerGuardOptions {
 export function createBearerGuard(options: BearerGuardOptions): (authorization: string | undefined) => Promise<JWTPayload> {
   const { publicKey, skewSeconds, ttlSeconds, realm, clock, cache } = options;
   return async (authorization) => {
-    const token = bearerToken(authorization);
+    const read = bearerToken(authorization);
+    if (!read.ok) throw new Unauthorized(realm, 'The Authorization header is not "Bearer <token>".', true);
+    const token = read.value;
     if (token === undefined) throw new Unauthorized(realm, 'This route needs a bearer token.', false);
-    if (token === null) throw new Unauthorized(realm, 'The Authorization header is not "Bearer <token>".', true);
     const now = clock();
     const cached = cache?.get(token, now);
     if (cached) return cached;

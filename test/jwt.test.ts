@@ -178,14 +178,14 @@ describe('verifyToken', () => {
 });
 
 describe('bearerToken', () => {
-  it('reads the token whatever the scheme case', () => assert.equal(bearerToken('bEaReR abc.def-_~+/='), 'abc.def-_~+/='));
+  it('reads the token whatever the scheme case', () => assert.deepEqual(bearerToken('bEaReR abc.def-_~+/='), { ok: true, value: 'abc.def-_~+/=' }));
   it('gives undefined without credentials', () => {
-    assert.equal(bearerToken(undefined), undefined);
-    assert.equal(bearerToken(''), undefined);
+    assert.deepEqual(bearerToken(undefined), { ok: true, value: undefined });
+    assert.deepEqual(bearerToken(''), { ok: true, value: undefined });
   });
   it('gives null for another scheme or a malformed value', () => {
-    assert.equal(bearerToken('Basic dXNlcjpwYXNz'), null);
-    assert.equal(bearerToken('Bearer a b'), null);
+    assert.deepEqual(bearerToken('Basic dXNlcjpwYXNz'), { ok: false, problem: 'malformed' });
+    assert.deepEqual(bearerToken('Bearer a b'), { ok: false, problem: 'malformed' });
   });
 });
 

@@ -44,20 +44,21 @@ function shapeRun(font: Font, text: string): ShapedRun {
   const advances = glyphs.map((g) => font.advanceWidth(g));
   const positions = [0];
   for (let i = 0; i < glyphs.length; i++) {
-    const kern = i + 1 < glyphs.length ? font.kerning(glyphs[i], glyphs[i + 1]) : 0;
-    positions.push(positions[i] + advances[i] + kern);
+    const kern = i + 1 < glyphs.length ? font.kerning(glyphs[i]!, glyphs[i + 1]!) : 0;
+    positions.push(positions[i]! + advances[i]! + kern);
   }
   return { glyphs, spaces, positions, advances };
 }
 
 /** Width in font units of glyphs [start, end) of a run, kerning inside the range included. */
 function rangeWidth(run: ShapedRun, start: number, end: number): number {
-  return end <= start ? 0 : run.positions[end - 1] - run.positions[start] + run.advances[end - 1];
+  return end <= start ? 0 : run.positions[end - 1]! - run.positions[start]! + run.advances[end - 1]!;
 }
 
 function lineOf(run: ShapedRun, start: number, end: number): LaidOutLine {
   const glyphs = run.glyphs.slice(start, end);
-  const positions = run.positions.slice(start, end).map((p) => p - run.positions[start]);
+  const origin = run.positions[start]!;
+  const positions = run.positions.slice(start, end).map((p) => p - origin);
   return { glyphs, positions, width: rangeWidth(run, start, end) };
 }
 
@@ -168,11 +169,11 @@ export function truncateLines(font: Font, lines: readonly LaidOutLine[], maxLine
   if (lines.length <= maxLines) return [...lines];
   if (maxLines <= 0) return [];
   const kept = lines.slice(0, maxLines);
-  const last = kept[maxLines - 1];
+  const last = kept[maxLines - 1]!; // 0 < maxLines < lines.length
   const ellipsis = font.glyphIndex(ELLIPSIS) !== 0 ? shapeLine(font, '\u2026') : shapeLine(font, '...');
   let count = last.glyphs.length;
   const space = font.glyphIndex(0x20);
-  const widthOf = (n: number) => (n === 0 ? 0 : last.positions[n - 1] + font.advanceWidth(last.glyphs[n - 1]));
+  const widthOf = (n: number) => (n === 0 ? 0 : last.positions[n - 1]! + font.advanceWidth(last.glyphs[n - 1]!));
   while (count > 0 && (widthOf(count) + ellipsis.width > maxWidth || last.glyphs[count - 1] === space)) count--;
   const start = widthOf(count);
   kept[maxLines - 1] = {

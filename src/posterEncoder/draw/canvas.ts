@@ -29,7 +29,7 @@ export class Canvas {
   /** The pixel at (x, y) as [r, g, b]. */
   pixel(x: number, y: number): [number, number, number] {
     const i = (y * this.width + x) * 3;
-    return [this.data[i], this.data[i + 1], this.data[i + 2]];
+    return [this.data[i]!, this.data[i + 1]!, this.data[i + 2]!];
   }
 
   /** Sets every pixel to one colour. */
@@ -54,7 +54,7 @@ export class Canvas {
       let m = (y - mask.y) * mask.width + (x0 - mask.x);
       let i = (y * this.width + x0) * 3;
       for (let x = x0; x < x1; x++, m++, i += 3) {
-        const a = mask.data[m] * opacity;
+        const a = mask.data[m]! * opacity;
         if (a <= 0) continue;
         if (a >= 1) {
           d[i] = r;
@@ -62,9 +62,10 @@ export class Canvas {
           d[i + 2] = b;
         } else {
           // Stays within 0..255 for 0 < α < 1; + 0.5 and truncation round to nearest.
-          d[i] = d[i] + (r - d[i]) * a + 0.5;
-          d[i + 1] = d[i + 1] + (g - d[i + 1]) * a + 0.5;
-          d[i + 2] = d[i + 2] + (b - d[i + 2]) * a + 0.5;
+          const dr = d[i]!, dg = d[i + 1]!, db = d[i + 2]!;
+          d[i] = dr + (r - dr) * a + 0.5;
+          d[i + 1] = dg + (g - dg) * a + 0.5;
+          d[i + 2] = db + (b - db) * a + 0.5;
         }
       }
     }
@@ -86,7 +87,7 @@ export class Canvas {
       let i = (y * this.width + acc.x) * 3;
       let sum = 0;
       for (let x = acc.x; x < x1; x++, m++, i += 3) {
-        sum += acc.data[m];
+        sum += acc.data[m]!;
         const c = sum < 0 ? -sum : sum;
         const a = (c > 1 ? 1 : c) * opacity;
         if (a <= 0) continue;
@@ -95,9 +96,10 @@ export class Canvas {
           d[i + 1] = g;
           d[i + 2] = b;
         } else {
-          d[i] = d[i] + (r - d[i]) * a + 0.5;
-          d[i + 1] = d[i + 1] + (g - d[i + 1]) * a + 0.5;
-          d[i + 2] = d[i + 2] + (b - d[i + 2]) * a + 0.5;
+          const dr = d[i]!, dg = d[i + 1]!, db = d[i + 2]!;
+          d[i] = dr + (r - dr) * a + 0.5;
+          d[i + 1] = dg + (g - dg) * a + 0.5;
+          d[i + 2] = db + (b - db) * a + 0.5;
         }
       }
     }
@@ -115,19 +117,20 @@ export class Canvas {
     const ys = Math.max(0, y0);
     const ye = Math.min(this.height, y0 + rows.length);
     for (let y = ys; y < ye; y++) {
-      const rowAlpha = rows[y - y0] * opacity;
+      const rowAlpha = rows[y - y0]! * opacity;
       let i = (y * this.width + xs) * 3;
       for (let x = xs; x < xe; x++, i += 3) {
-        const a = columns[x - x0] * rowAlpha;
+        const a = columns[x - x0]! * rowAlpha;
         if (a >= 1) {
           d[i] = r;
           d[i + 1] = g;
           d[i + 2] = b;
         } else if (a > 0) {
           // Stays within 0..255 for 0 < α < 1; + 0.5 and truncation round to nearest.
-          d[i] = d[i] + (r - d[i]) * a + 0.5;
-          d[i + 1] = d[i + 1] + (g - d[i + 1]) * a + 0.5;
-          d[i + 2] = d[i + 2] + (b - d[i + 2]) * a + 0.5;
+          const dr = d[i]!, dg = d[i + 1]!, db = d[i + 2]!;
+          d[i] = dr + (r - dr) * a + 0.5;
+          d[i + 1] = dg + (g - dg) * a + 0.5;
+          d[i + 2] = db + (b - db) * a + 0.5;
         }
       }
     }

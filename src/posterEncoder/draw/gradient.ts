@@ -15,7 +15,7 @@ function buildBayer(): Uint8Array {
     const next = new Array<number>(size * size * 4);
     for (let y = 0; y < size; y++) {
       for (let x = 0; x < size; x++) {
-        const v = 4 * matrix[y * size + x];
+        const v = 4 * matrix[y * size + x]!;
         next[y * 2 * size + x] = v;
         next[y * 2 * size + x + size] = v + 2;
         next[(y + size) * 2 * size + x] = v + 3;
@@ -48,7 +48,7 @@ export function fillLinearGradient(canvas: Canvas, from: Rgb, to: Rgb, angleDegr
   // floor(v + θ) with θ = (Bayer + 0.5) / 64: ordered dithering, whose mean over an 8×8 tile
   // is v. Stores into the byte array truncate, which is floor for v + θ in [0, 256).
   const thresholds = new Float64Array(64);
-  for (let i = 0; i < 64; i++) thresholds[i] = (BAYER_8X8[i] + 0.5) / 64;
+  for (let i = 0; i < 64; i++) thresholds[i] = (BAYER_8X8[i]! + 0.5) / 64;
 
   let i = 0;
   for (let y = 0; y < height; y++) {
@@ -61,7 +61,7 @@ export function fillLinearGradient(canvas: Canvas, from: Rgb, to: Rgb, angleDegr
     const bStep = db * stepT;
     const row = (y & 7) << 3;
     for (let x = 0; x < width; x++, i += 3) {
-      const threshold = thresholds[row | (x & 7)];
+      const threshold = thresholds[row | (x & 7)]!;
       data[i] = r + threshold;
       data[i + 1] = g + threshold;
       data[i + 2] = b + threshold;

@@ -78,9 +78,9 @@ export function drawLine(canvas: Canvas, line: LaidOutLine, x: number, baselineY
   const scale = size / font.unitsPerEm;
   const baseline = Math.round(baselineY);
   for (let i = 0; i < line.glyphs.length; i++) {
-    const pen = Math.round((x + line.positions[i] * scale) * SUBPIXELS);
+    const pen = Math.round((x + line.positions[i]! * scale) * SUBPIXELS);
     const whole = Math.floor(pen / SUBPIXELS);
-    const mask = cache.mask(font, line.glyphs[i], size, pen - whole * SUBPIXELS);
+    const mask = cache.mask(font, line.glyphs[i]!, size, pen - whole * SUBPIXELS);
     if (mask.width === 0) continue; // a space
     canvas.fillMask({ ...mask, x: mask.x + whole, y: mask.y + baseline }, color, style.opacity ?? 1);
   }

@@ -80,7 +80,7 @@ function parseFormat4(cmap: TableReader, offset: number): CharacterMap {
     let hi = segCount;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ends[mid] < codePoint) lo = mid + 1;
+      if (ends[mid]! < codePoint) lo = mid + 1;
       else hi = mid;
     }
     if (lo === segCount) return 0;
@@ -110,10 +110,12 @@ function parseFormat12(cmap: TableReader, offset: number): CharacterMap {
     let hi = numGroups;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (groups[mid * 3 + 1] < codePoint) lo = mid + 1;
+      if (groups[mid * 3 + 1]! < codePoint) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === numGroups || codePoint < groups[lo * 3]) return 0;
-    return groups[lo * 3 + 2] + (codePoint - groups[lo * 3]);
+    if (lo === numGroups) return 0;
+    const start = groups[lo * 3]!;
+    if (codePoint < start) return 0;
+    return groups[lo * 3 + 2]! + (codePoint - start);
   };
 }

@@ -83,8 +83,9 @@ export class GlyphTable {
     if (!Number.isInteger(glyphIndex) || glyphIndex < 0 || glyphIndex >= this.numGlyphs) {
       throw new TypeError(`glyph index ${glyphIndex} is outside 0..${this.numGlyphs - 1}`);
     }
-    const start = this.#offsets[glyphIndex];
-    const end = this.#offsets[glyphIndex + 1];
+    // In range: the index was checked above and 'loca' has numGlyphs + 1 entries.
+    const start = this.#offsets[glyphIndex]!;
+    const end = this.#offsets[glyphIndex + 1]!;
     if (end < start) throw new FontFormatError(`'loca' entries of glyph ${glyphIndex} are out of order`);
     return end === start ? undefined : start;
   }
@@ -93,7 +94,7 @@ export class GlyphTable {
     const g = this.#glyf;
     const contourEnds: number[] = [];
     for (let i = 0; i < numberOfContours; i++) contourEnds.push(g.uint16(start + 10 + i * 2));
-    const numPoints = numberOfContours === 0 ? 0 : contourEnds[numberOfContours - 1] + 1;
+    const numPoints = numberOfContours === 0 ? 0 : contourEnds[numberOfContours - 1]! + 1;
     const instructionLength = g.uint16(start + 10 + numberOfContours * 2);
     let at = start + 12 + numberOfContours * 2 + instructionLength;
 
@@ -110,7 +111,7 @@ export class GlyphTable {
     at = readCoordinates(g, at, flags, X_SHORT, X_SAME_OR_POSITIVE, xs);
     readCoordinates(g, at, flags, Y_SHORT, Y_SAME_OR_POSITIVE, ys);
     const onCurve = new Uint8Array(numPoints);
-    for (let i = 0; i < numPoints; i++) onCurve[i] = flags[i] & ON_CURVE;
+    for (let i = 0; i < numPoints; i++) onCurve[i] = flags[i]! & ON_CURVE;
     return { xs, ys, onCurve, contourEnds };
   }
 
@@ -131,14 +132,16 @@ export class GlyphTable {
       } else {
         // Point matching: the component's point arg2 lands on the parent's point arg1.
         if (c.arg1 >= xs.length || c.arg2 >= part.xs.length) throw new FontFormatError('composite anchor point out of range');
-        dx = xs[c.arg1] - (a * part.xs[c.arg2] + cc * part.ys[c.arg2]);
-        dy = ys[c.arg1] - (b * part.xs[c.arg2] + d * part.ys[c.arg2]);
+        const px = part.xs[c.arg2]!, py = part.ys[c.arg2]!;
+        dx = xs[c.arg1]! - (a * px + cc * py);
+        dy = ys[c.arg1]! - (b * px + d * py);
       }
       const base = xs.length;
       for (let i = 0; i < part.xs.length; i++) {
-        xs.push(a * part.xs[i] + cc * part.ys[i] + dx);
-        ys.push(b * part.xs[i] + d * part.ys[i] + dy);
-        onCurve.push(part.onCurve[i]);
+        const px = part.xs[i]!, py = part.ys[i]!;
+        xs.push(a * px + cc * py + dx);
+        ys.push(b * px + d * py + dy);
+        onCurve.push(part.onCurve[i]!);
       }
       for (const end of part.contourEnds) contourEnds.push(base + end);
     });
@@ -199,7 +202,7 @@ function readCoordinates(
 ): number {
   let value = 0;
   for (let i = 0; i < flags.length; i++) {
-    const flag = flags[i];
+    const flag = flags[i]!;
     if (flag & shortBit) {
       const delta = g.uint8(at++);
       value += flag & sameOrPositiveBit ? delta : -delta;

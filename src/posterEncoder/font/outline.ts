@@ -33,16 +33,16 @@ function addContour(
   let from = first;
   let to = last;
   if (on[first]) {
-    startX = xs[first];
-    startY = ys[first];
+    startX = xs[first]!;
+    startY = ys[first]!;
     from = first + 1;
   } else if (on[last]) {
-    startX = xs[last];
-    startY = ys[last];
+    startX = xs[last]!;
+    startY = ys[last]!;
     to = last - 1;
   } else {
-    startX = (xs[first] + xs[last]) / 2;
-    startY = (ys[first] + ys[last]) / 2;
+    startX = (xs[first]! + xs[last]!) / 2;
+    startY = (ys[first]! + ys[last]!) / 2;
   }
   out.push({ type: 'move', x: startX, y: startY });
 
@@ -50,8 +50,8 @@ function addContour(
   let cx = 0;
   let cy = 0;
   for (let i = from; i <= to; i++) {
-    const x = xs[i];
-    const y = ys[i];
+    const x = xs[i]!;
+    const y = ys[i]!;
     if (on[i]) {
       out.push(pendingOff ? { type: 'quad', cx, cy, x, y } : { type: 'line', x, y });
       pendingOff = false;

@@ -107,10 +107,10 @@ export class BitWriter {
       this.ensure((chunkEnd - chunk) * BYTES_PER_RECORD + 8);
       const buffer = this.buffer;
       for (let i = chunk; i < chunkEnd; i++) {
-        const record = records[i];
+        const record = records[i]!;
         const entry = record >>> 16;
-        const length = lengths[entry];
-        const value = codes[entry] | (record & 0xffff);
+        const length = lengths[entry]!;
+        const value = codes[entry]! | (record & 0xffff);
         if (length < free) {
           acc = (acc << length) | value;
           free -= length;

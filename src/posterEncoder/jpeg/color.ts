@@ -82,7 +82,7 @@ export function rgbToCr(r: number, g: number, b: number): number {
 export function rgbToGrey(data: Uint8Array, channels: 3 | 4): Uint8Array {
   const grey = new Uint8Array(Math.floor(data.length / channels));
   for (let i = 0, p = 0; i < grey.length; i++, p += channels) {
-    grey[i] = rgbToLuma(data[p], data[p + 1], data[p + 2]);
+    grey[i] = rgbToLuma(data[p]!, data[p + 1]!, data[p + 2]!);
   }
   return grey;
 }
@@ -93,13 +93,13 @@ export function rgbToGrey(data: Uint8Array, channels: 3 | 4): Uint8Array {
  * one addition each.
  */
 function chroma(src: Uint8Array, p: number): number {
-  const r = src[p], g = src[p + 1], b = src[p + 2];
+  const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
   return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
 }
 
 /** Writes the Y of the pixel at `src[p]` to `yPlane[yAt]` and returns its packed {@link chroma}. */
 function convertPixel(src: Uint8Array, p: number, yPlane: Uint8Array, yAt: number): number {
-  const r = src[p], g = src[p + 1], b = src[p + 2];
+  const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
   yPlane[yAt] = rgbToLuma(r, g, b);
   return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
 }
@@ -125,15 +125,15 @@ export interface RowTarget {
 export function convertRowH1V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
   for (let x = 0, p = row; x < width; x++, p += channels) {
-    const r = src[p], g = src[p + 1], b = src[p + 2];
+    const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
     yPlane[yStart + x] = rgbToLuma(r, g, b);
     cbPlane[cStart + x] = rgbToCb(r, g, b);
     crPlane[cStart + x] = rgbToCr(r, g, b);
   }
   const last = width - 1;
-  yPlane.fill(yPlane[yStart + last], yStart + width, yStart + t.yLength);
-  cbPlane.fill(cbPlane[cStart + last], cStart + width, cStart + t.cLength);
-  crPlane.fill(crPlane[cStart + last], cStart + width, cStart + t.cLength);
+  yPlane.fill(yPlane[yStart + last]!, yStart + width, yStart + t.yLength);
+  cbPlane.fill(cbPlane[cStart + last]!, cStart + width, cStart + t.cLength);
+  crPlane.fill(crPlane[cStart + last]!, cStart + width, cStart + t.cLength);
 }
 
 /**
@@ -202,7 +202,8 @@ export class McuRowConverter {
   private readonly target: RowTarget;
 
   constructor(private readonly src: PixelSource, private readonly layout: FrameLayout) {
-    const [luma, cb, cr] = layout.components;
+    const [, cb, cr] = layout.components;
+    const luma = layout.components[0]!; // planFrame always gives Y (or the grey component) first
     this.target = {
       yPlane: luma.plane, yStart: 0, yLength: luma.stride,
       cbPlane: cb?.plane ?? luma.plane, crPlane: cr?.plane ?? luma.plane, cStart: 0, cLength: cb?.stride ?? 0,
@@ -217,7 +218,7 @@ export class McuRowConverter {
 
   private fillGrey(mcuRow: number): void {
     const { data, width, height } = this.src;
-    const { plane, stride } = this.layout.components[0];
+    const { plane, stride } = this.layout.components[0]!;
     for (let row = 0; row < 8; row++) {
       const y = mcuRow * 8 + row;
       const start = row * stride;
@@ -226,7 +227,7 @@ export class McuRowConverter {
         continue;
       }
       plane.set(data.subarray(y * width, y * width + width), start);
-      plane.fill(plane[start + width - 1], start + width, start + stride);
+      plane.fill(plane[start + width - 1]!, start + width, start + stride);
     }
   }
 

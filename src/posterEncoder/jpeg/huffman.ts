@@ -72,8 +72,9 @@ export function huffmanCodes(table: HuffmanSpec): HuffmanCodes {
   let next = 0;
   let k = 0;
   for (let length = 1; length <= 16; length++) {
-    for (let i = 0; i < table.bits[length - 1]; i++) {
-      const symbol = table.values[k++];
+    const count = table.bits[length - 1]!;
+    for (let i = 0; i < count; i++) {
+      const symbol = table.values[k++]!;
       code[symbol] = next++;
       size[symbol] = length;
     }
@@ -96,7 +97,7 @@ export function optimalHuffmanSpec(freq: ArrayLike<number>): HuffmanSpec {
   const maxSize = Math.max(...codeSize);
   if (maxSize === 0) return { bits: new Uint8Array(16), values: new Uint8Array(0) }; // no symbol used
   const bits = new Array<number>(Math.max(maxSize, 16) + 1).fill(0);
-  for (const size of codeSize) if (size > 0) bits[size]++;
+  for (const size of codeSize) if (size > 0) bits[size]!++;
   limitCodeLengths(bits, maxSize);
   const values: number[] = [];
   for (let size = 1; size <= maxSize; size++) {
@@ -108,7 +109,7 @@ export function optimalHuffmanSpec(freq: ArrayLike<number>): HuffmanSpec {
 /** T.81 Figure K.1 (Code_size): code length of symbols 0..256 (256 = reserved). */
 function codeSizes(counts: ArrayLike<number>): Int32Array {
   const freq = new Float64Array(257);
-  for (let i = 0; i < 256; i++) freq[i] = counts[i];
+  for (let i = 0; i < 256; i++) freq[i] = counts[i]!;
   freq[256] = 1;
   const codeSize = new Int32Array(257);
   const others = new Int32Array(257).fill(-1);
@@ -116,15 +117,15 @@ function codeSizes(counts: ArrayLike<number>): Int32Array {
     const v1 = leastFrequent(freq, -1);
     const v2 = leastFrequent(freq, v1);
     if (v2 < 0) break;
-    freq[v1] += freq[v2];
+    freq[v1]! += freq[v2]!;
     freq[v2] = 0;
     // Every symbol in both merged branches moves one level deeper; then the
     // v2 chain is appended to the v1 chain.
     let v = v1;
-    codeSize[v]++;
-    while (others[v] >= 0) codeSize[(v = others[v])]++;
+    codeSize[v]!++;
+    while (others[v]! >= 0) codeSize[(v = others[v]!)]!++;
     others[v] = v2;
-    for (v = v2; v >= 0; v = others[v]) codeSize[v]++;
+    for (v = v2; v >= 0; v = others[v]!) codeSize[v]!++;
   }
   return codeSize;
 }
@@ -134,9 +135,10 @@ function leastFrequent(freq: Float64Array, exclude: number): number {
   let best = -1;
   let bestFreq = Infinity;
   for (let i = 0; i < freq.length; i++) {
-    if (freq[i] > 0 && freq[i] <= bestFreq && i !== exclude) {
+    const f = freq[i]!;
+    if (f > 0 && f <= bestFreq && i !== exclude) {
       best = i;
-      bestFreq = freq[i];
+      bestFreq = f;
     }
   }
   return best;
@@ -149,18 +151,18 @@ function leastFrequent(freq: Float64Array, exclude: number): number {
  */
 function limitCodeLengths(bits: number[], maxSize: number): void {
   for (let i = maxSize; i > 16; i--) {
-    while (bits[i] > 0) {
+    while (bits[i]! > 0) {
       let j = i - 2;
       while (bits[j] === 0) j--;
-      bits[i] -= 2;
-      bits[i - 1]++;
-      bits[j + 1] += 2;
-      bits[j]--;
+      bits[i]! -= 2;
+      bits[i - 1]!++;
+      bits[j + 1]! += 2;
+      bits[j]!--;
     }
   }
   let longest = 16;
   while (bits[longest] === 0) longest--;
-  bits[longest]--;
+  bits[longest]!--;
 }
 
 /**
@@ -182,10 +184,11 @@ export function symbolCodes(slots: readonly HuffmanSpec[]): SymbolCodes {
     const { code, size } = huffmanCodes(table);
     const isAc = slot % 2 === 1;
     for (let symbol = 0; symbol < 256; symbol++) {
-      if (size[symbol] === 0) continue;
+      const length = size[symbol]!;
+      if (length === 0) continue;
       const extra = isAc ? symbol & 15 : symbol;
-      codes[slot * 256 + symbol] = code[symbol] << extra;
-      lengths[slot * 256 + symbol] = size[symbol] + extra;
+      codes[slot * 256 + symbol] = code[symbol]! << extra;
+      lengths[slot * 256 + symbol] = length + extra;
     }
   });
   return { codes, lengths };

@@ -67,7 +67,7 @@ export function writeComment(out: BitWriter, bytes: Uint8Array): void {
 export function writeDqt(out: BitWriter, id: number, table: Uint8Array): void {
   beginSegment(out, DQT, 1 + 64);
   out.writeByte(id);
-  for (let k = 0; k < 64; k++) out.writeByte(table[ZIGZAG[k]]);
+  for (let k = 0; k < 64; k++) out.writeByte(table[ZIGZAG[k]!]!);
 }
 
 /** SOF0: baseline DCT frame header (B.2.2), 8-bit samples. */

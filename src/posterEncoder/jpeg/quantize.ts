@@ -49,7 +49,7 @@ export function scaleQuantTable(base: readonly number[], quality: number): Uint8
   const factor = qualityScaleFactor(quality);
   const table = new Uint8Array(64);
   for (let i = 0; i < 64; i++) {
-    const value = Math.trunc((base[i] * factor + 50) / 100);
+    const value = Math.trunc((base[i]! * factor + 50) / 100);
     table[i] = Math.min(255, Math.max(1, value));
   }
   return table;
@@ -92,13 +92,14 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
   const shift = new Int32Array(64);
   const threshold = new Int32Array(64);
   for (let k = 0; k < 64; k++) {
-    const divisor = table[ZIGZAG[k]] * 8;
+    const divisor = table[ZIGZAG[k]!]! * 8;
     const l = 32 - Math.clz32(divisor - 1); // ceil(log2(divisor)), divisor >= 8
     const s = QUANT_INPUT_BITS + l;
-    round[k] = divisor >> 1;
+    const half = divisor >> 1;
+    round[k] = half;
     multiplier[k] = Math.ceil(2 ** s / divisor);
     shift[k] = s;
-    threshold[k] = divisor - round[k];
+    threshold[k] = divisor - half;
   }
   return { round, multiplier, shift, threshold };
 }
@@ -106,6 +107,6 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
 /** Quantises one DCT output `t` at zig-zag position `k` (the reference form of the hot loop in symbols.ts). */
 export function quantize(t: number, k: number, q: QuantDivisors): number {
   const magnitude = Math.abs(t);
-  const level = ((magnitude + q.round[k]) * q.multiplier[k]) >> q.shift[k];
+  const level = ((magnitude + q.round[k]!) * q.multiplier[k]!) >> q.shift[k]!;
   return t < 0 ? -level | 0 : level; // | 0: no -0
 }

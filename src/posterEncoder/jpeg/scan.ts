@@ -50,8 +50,9 @@ export class ScanModel {
   private addMcu(mcuRow: number, mcuColumn: number, stream: SymbolStream): void {
     const components = this.layout.components;
     for (let ci = 0; ci < components.length; ci++) {
-      const { h, v, table, blocksWide, blocksHigh, stride, plane } = components[ci];
+      const { h, v, table, blocksWide, blocksHigh, stride, plane } = components[ci]!;
       const dcSlot = 2 * table;
+      const q = this.divisors[table]!;
       for (let by = 0; by < v; by++) {
         const blockRow = mcuRow * v + by;
         for (let bx = 0; bx < h; bx++) {
@@ -62,12 +63,11 @@ export class ScanModel {
           }
           const offset = by * 8 * stride + blockColumn * 8;
           const flat = uniformSample(plane, offset, stride);
-          const q = this.divisors[table];
           if (flat >= 0) {
-            this.predictors[ci] = addDcOnlyBlock(stream, uniformBlockDc(flat), q, this.predictors[ci], dcSlot);
+            this.predictors[ci] = addDcOnlyBlock(stream, uniformBlockDc(flat), q, this.predictors[ci]!, dcSlot);
           } else {
             forwardDct(plane, offset, stride, this.dct);
-            this.predictors[ci] = addBlock(stream, this.dct, q, this.predictors[ci], dcSlot);
+            this.predictors[ci] = addBlock(stream, this.dct, q, this.predictors[ci]!, dcSlot);
           }
         }
       }

@@ -98,7 +98,7 @@ export const MAX_RECORDS_PER_BLOCK = 68;
 export function addBlock(
   stream: SymbolStream, dct: Int32Array, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
-  const dc = quantizeDc(dct[0], q);
+  const dc = quantizeDc(dct[0]!, q);
   putDc(stream, dc - predictor, dcSlot);
   const { records, counts } = stream;
   const { round, multiplier, shift } = q;
@@ -116,16 +116,16 @@ export function addBlock(
       let run = k - previous - 1;
       for (; run > 15; run -= 16) {
         records[n++] = (slot | ZRL) << 16;
-        counts[slot | ZRL]++;
+        counts[slot | ZRL]!++;
       }
-      const v = dct[k];
+      const v = dct[k]!;
       const sign = v >> 31; // 0 or -1
-      const level = ((((v ^ sign) - sign) + round[k]) * multiplier[k]) >> shift[k];
+      const level = ((((v ^ sign) - sign) + round[k]!) * multiplier[k]!) >> shift[k]!;
       const size = 32 - Math.clz32(level);
       const entry = slot | (run << 4) | size;
       // RRRRSSSS, then SSSS bits: those of level, or of level - 1 (= ~|level|) if negative.
       records[n++] = (entry << 16) | ((level ^ sign) & ((1 << size) - 1));
-      counts[entry]++;
+      counts[entry]!++;
       previous = k;
     }
   }
@@ -142,16 +142,16 @@ export function addBlock(
 function nonZeroBits(dct: Int32Array, threshold: Int32Array, first: number): number {
   let bits = 0;
   for (let i = 0; i < 32; i++) {
-    const v = dct[first + i];
+    const v = dct[first + i]!;
     const sign = v >> 31; // 0 or -1
-    bits |= ((threshold[first + i] - 1 - ((v ^ sign) - sign)) >>> 31) << i;
+    bits |= ((threshold[first + i]! - 1 - ((v ^ sign) - sign)) >>> 31) << i;
   }
   return bits;
 }
 
 /** Quantised DC coefficient (zig-zag position 0) of a DCT output value. */
 function quantizeDc(t: number, q: QuantDivisors): number {
-  const magnitude = ((Math.abs(t) + q.round[0]) * q.multiplier[0]) >> q.shift[0];
+  const magnitude = ((Math.abs(t) + q.round[0]!) * q.multiplier[0]!) >> q.shift[0]!;
   return t < 0 ? -magnitude | 0 : magnitude; // | 0: no -0
 }
 
@@ -163,14 +163,14 @@ function putDc(stream: SymbolStream, diff: number, dcSlot: number): void {
   const size = 32 - Math.clz32(Math.abs(diff));
   const entry = (dcSlot << 8) | size;
   stream.records[stream.length++] = (entry << 16) | ((diff < 0 ? diff - 1 : diff) & ((1 << size) - 1));
-  stream.counts[entry]++;
+  stream.counts[entry]!++;
 }
 
 /** Appends the end-of-block symbol: the remaining coefficients are zero. */
 function putEob(stream: SymbolStream, dcSlot: number): void {
   const entry = ((dcSlot + 1) << 8) | EOB;
   stream.records[stream.length++] = entry << 16;
-  stream.counts[entry]++;
+  stream.counts[entry]!++;
 }
 
 /**

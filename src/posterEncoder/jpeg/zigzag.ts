@@ -25,6 +25,6 @@ export const NATURAL_TO_ZIGZAG: Uint8Array = invert(ZIGZAG);
 
 function invert(order: Uint8Array): Uint8Array {
   const inverse = new Uint8Array(64);
-  for (let k = 0; k < 64; k++) inverse[order[k]] = k;
+  for (let k = 0; k < 64; k++) inverse[order[k]!] = k;
   return inverse;
 }

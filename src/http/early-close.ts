@@ -65,25 +65,33 @@ export function wasAnsweredBeforeBodyEnd(socket: object): boolean {
 export function createResponseClass(policy: ClosingPolicy): typeof ServerResponse<CountedRequest> {
   return class ClosingResponse extends ServerResponse<CountedRequest> {
     // Every way of sending a head (writeHead, the first write, end) goes through writeHead.
-    override writeHead(...args: unknown[]): this {
-      if (this.shouldKeepAlive && mustClose(this.req, policy)) this.shouldKeepAlive = false;
-      const socket = this.req.socket;
-      if (!this.req.complete && socket) {
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+      const req = this.req;
+      // A request without a body (most of them) pays two property reads here, nothing more.
+      const bodyToCome = !req.complete && hasBody(req);
+      if (this.shouldKeepAlive && (policy.draining() || (bodyToCome && tooMuchUnread(progressOf(req))))) this.shouldKeepAlive = false;
+      const socket = req.socket;
+      if (bodyToCome && socket) {
         answeredBeforeBodyEnd.add(socket);
-        this.req.once('end', () => answeredBeforeBodyEnd.delete(socket));
+        req.once('end', () => answeredBeforeBodyEnd.delete(socket));
       }
-      return (ServerResponse.prototype.writeHead as (...a: unknown[]) => this).apply(this, args);
+      // Node reads (status, headers) and (status, reason, headers) alike from these three.
+      return super.writeHead(statusCode, reason as never, headers as never);
     }
   };
 }
 
-function mustClose(req: CountedRequest, policy: ClosingPolicy): boolean {
-  if (policy.draining()) return true;
-  if (req.complete) return false;
-  return tooMuchUnread({
-    complete: false,
+/** Whether the request announces a body: a transfer coding, or a Content-Length other than 0. */
+function hasBody(req: CountedRequest): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function progressOf(req: CountedRequest): BodyProgress {
+  return {
+    complete: req.complete,
     contentLength: req.headers['content-length'],
     transferEncoded: req.headers['transfer-encoding'] !== undefined,
     received: req.bodyBytesReceived,
-  });
+  };
 }

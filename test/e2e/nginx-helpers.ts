@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { runProgram } from '../helpers/programs.js';
+import type { ServerProgram } from '../helpers/service.js';
 
 export const SITE_FILE = 'deploy/nginx/problem-service.conf';
 /** nginx connects to the instances from this address (`proxy_bind`), the only one they trust. */
@@ -135,4 +136,14 @@ export async function startNginx(dir: string, ports: readonly number[]): Promise
     throw err;
   }
   return running;
+}
+
+/** Stops nginx, then every instance still running (SIGTERM, waiting for each to exit). */
+export async function stopNginxAndInstances(nginx: RunningNginx | undefined, instances: readonly ServerProgram[]): Promise<void> {
+  await nginx?.stop();
+  await Promise.all(instances.map(async (instance) => {
+    if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
+    instance.child.kill('SIGTERM');
+    await instance.exited;
+  }));
 }

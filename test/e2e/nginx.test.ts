@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { send, type RawResponse } from '../helpers/http.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
-import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';
+import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, stopNginxAndInstances, type RunningNginx } from './nginx-helpers.js';
 
 /** GET over TLS, trusting only the test's own certificate. */
 function httpsGet(port: number, ca: string, target: string): Promise<RawResponse> {
@@ -49,12 +49,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
   let nginx: RunningNginx | undefined;
   // Registered before the instances start, so it runs before the helper removes their VAR_DIRs.
   after(async () => {
-    await nginx?.stop();
-    await Promise.all(instances.map(async (instance) => {
-      if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-      instance.child.kill('SIGTERM');
-      await instance.exited;
-    }));
+    await stopNginxAndInstances(nginx, instances);
     rmSync(dir, { recursive: true, force: true });
   });
   const instances: ServerProgram[] = [runServerProgram(INSTANCE_ENV), runServerProgram(INSTANCE_ENV)];

@@ -22,7 +22,7 @@ import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster/api.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';
 import { RATE_WINDOW_MS } from '../../src/poster/rate.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
-import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';
+import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, stopNginxAndInstances, type RunningNginx } from './nginx-helpers.js';
 
 const PASS = 'several instances passphrase';
 const RATE_LIMIT = 3;
@@ -106,12 +106,7 @@ describe('two instances on "two machines" behind nginx (shared PUBLIC_DIR and po
   let nginx: RunningNginx | undefined;
   // Registered before the instances start, so it runs before their own clean-up.
   after(async () => {
-    await nginx?.stop();
-    await Promise.all(instances.map(async (instance) => {
-      if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-      instance.child.kill('SIGTERM');
-      await instance.exited;
-    }));
+    await stopNginxAndInstances(nginx, instances);
   });
 
   const nginxPortChosen = freePort();

@@ -83,7 +83,8 @@ export function checkExchange(model: RequestModel, ex: Exchange, secrets: readon
       const provoked = res.status === 501 && (req === undefined ? model.codingsBeyond : req.transferEncoding !== undefined);
       check(provoked, 'no-5xx', () => `${tag}: unprovoked ${res.status}`);
     }
-    if (res.status >= 400) for (const v of problemViolations(res, req?.routedMethod ?? 'GET')) check(false, 'problem-shape', () => `${tag}: ${v}`);
+    const routedMethod = req?.routedMethod ?? model.routedBeyond[i - requests.length] ?? 'GET';
+    if (res.status >= 400) for (const v of problemViolations(res, routedMethod)) check(false, 'problem-shape', () => `${tag}: ${v}`);
   });
   return { violations, responses, checks };
 }

@@ -39,6 +39,8 @@ export interface RequestModel {
    * lenient parser may still give there (a HEAD answer has no body).
    */
   readonly methodsBeyond: readonly string[];
+  /** The same, as routing reads them (`X-HTTP-Method` on a POST). */
+  readonly routedBeyond: readonly string[];
 }
 
 /** Node's parser knows these methods only; any other token is a 400 before the service runs. */
@@ -51,10 +53,40 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function modelRequests(text: string): RequestModel {
   const { requests, end, stoppedAt } = delimit(text);
   const beyond = text.slice(stoppedAt);
-  // The request being refused is modelled already; start after its head.
-  const next = end === 'open' ? 0 : beyond.indexOf('\r\n\r\n') + 4;
-  const methodsBeyond = [...beyond.slice(next).matchAll(/(?:^|\r\n\r\n|\n)([A-Za-z]+) \S+ HTTP\/1\.\d\r\n/g)].map((m) => m[1]!);
-  return { requests, end, codingsBeyond: /\r\ntransfer-encoding:/i.test(beyond), methodsBeyond };
+  // The request the model stopped at is modelled already: its method is not guessed twice.
+  const guessed = guessMethods(beyond).slice(end === 'open' ? 0 : 1);
+  const methodsBeyond = guessed.map((g) => g.method);
+  const routedBeyond = guessed.map((g) => g.routedMethod);
+  return { requests, end, codingsBeyond: /\r\ntransfer-encoding:/i.test(beyond), methodsBeyond, routedBeyond };
+}
+
+/**
+ * The methods of the requests in `text` as a lenient parser would read them: each head's
+ * method, skipping the body its Content-Length or chunked coding announces (a body of letters
+ * right before the next request line must not be read as part of that method).
+ */
+function guessMethods(text: string): { method: string; routedMethod: string }[] {
+  const methods: { method: string; routedMethod: string }[] = [];
+  let at = 0;
+  while (at < text.length) {
+    while (text.startsWith('\r\n', at)) at += 2;
+    const headEnd = text.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) break;
+    const head = text.slice(at, headEnd);
+    const line = /^([A-Za-z]+) \S+ HTTP\/1\.\d(?:\r\n|$)/.exec(head);
+    if (line === null) break;
+    const method = line[1]!;
+    const override = /\r\nx-http-method:[ \t]*([A-Za-z]+)[ \t]*(?:\r\n|$)/i.exec(head);
+    methods.push({ method, routedMethod: method === 'POST' && override !== null ? override[1]!.toUpperCase() : method });
+    at = headEnd + 4;
+    const length = /\r\ncontent-length:[ \t]*(\d{1,15})[ \t]*(?:\r\n|$)/i.exec(head);
+    if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) {
+      const after = skipChunked(text, at);
+      if (typeof after !== 'number') break;
+      at = after;
+    } else if (length !== null) at += Number(length[1]);
+  }
+  return methods;
 }
 
 function delimit(text: string): { requests: ModelRequest[]; end: ModelEnd; stoppedAt: number } {

@@ -26,9 +26,9 @@ import { classifyFileError } from './static/file-errors.js';
 import { isInside } from './util/paths.js';
 import { hasDotSegmentBelow, isSafeSegments } from './static/safe-path.js';
 import { errorCode } from './util/errno.js';
+import { STATIC_METHODS } from './static/route.js';
 
-/** The methods a static file allows, in Allow order. */
-export const STATIC_METHODS: readonly string[] = ['GET', 'HEAD'];
+export { STATIC_METHODS } from './static/route.js';
 
 /**
  * Bodies up to one read-stream chunk (64 KiB, the stream's high-water mark) are sent from a

@@ -7,7 +7,6 @@
  * StoreNotWritable (answered 404 `Your hydrator directory must be writable.`, as observed),
  * and the store recovers by itself once the directory is usable again.
  */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -188,12 +187,20 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
 }
 
 /**
+ * A temp name's random part. It only has to differ between writers racing on one directory (the
+ * `wx` open refuses a clash), not be unguessable: Math.random keeps node:crypto out of start-up.
+ */
+function tempSuffix(): string {
+  return Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+}
+
+/**
  * Writes `name` in `dir` so that readers see the old or the new content, never a mix: a temp
  * file, fsync, rename over the target, then (when `durable`) fsync of the directory so the
  * rename itself survives a crash.
  */
 export function writeAtomically(dir: string, name: string, text: string, durable: boolean): void {
-  const temp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${name}.${process.pid}.${tempSuffix()}.tmp`);
   const fd = openSync(temp, 'wx', 0o644);
   try {
     const data = Buffer.from(text);

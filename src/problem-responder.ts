@@ -18,7 +18,7 @@ import {
   type Problem,
   type ProblemDocument,
 } from './problem.js';
-import { createSecretMasker } from './secrets.js';
+import { createSecretMasker, secretValuesOf } from './secrets.js';
 
 export interface ProblemResponderOptions {
   readonly config: Config;
@@ -32,6 +32,7 @@ export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, proble
 
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
+  const hasSecrets = secretValuesOf(config).length > 0;
 
   /** Writes a log line with secrets masked, and tells the observer. */
   function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
@@ -55,8 +56,10 @@ export function createProblemResponder({ config, logger, observer, representatio
 
   /** The document with secret values masked in every text member. */
   function maskDocument(doc: ProblemDocument): ProblemDocument {
+    if (!hasSecrets) return doc;
     let masked: Record<string, unknown> | undefined;
-    for (const [key, value] of Object.entries(doc)) {
+    for (const key in doc) {
+      const value = doc[key];
       if (typeof value !== 'string') continue;
       const text = mask(value);
       if (text !== value) (masked ??= { ...doc })[key] = text;

@@ -170,8 +170,10 @@ const GENERIC_DETAIL = 'The server could not answer this request.';
  * (`/doc/1.0/lock` -> `…/problem/1.0`); a path without one (`/robots.txt`, `/`) gives `about:blank`.
  */
 export function problemType(problemBaseUrl: string, rawPath: string): string {
-  const segments = rawPath.split('/');
-  const parent = segments.length >= 3 ? segments[segments.length - 2]! : '';
+  // The parent is what lies between the last two slashes (none before a first one).
+  const last = rawPath.lastIndexOf('/');
+  const before = last <= 0 ? -1 : rawPath.lastIndexOf('/', last - 1);
+  const parent = before < 0 ? '' : rawPath.slice(before + 1, last);
   return parent === '' ? 'about:blank' : problemBaseUrl + encodeSegment(parent);
 }
 

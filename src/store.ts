@@ -102,12 +102,13 @@ export function createSettingsStore(options: StoreOptions): SettingsStore {
   }
 
   function get(id: string): unknown {
-    checkId(id);
-    checkHydrators();
     const now = clock();
     const cached = memory.get(id);
-    // Within recheckMs a document is served from memory: a hot path makes no system call.
-    if (cached && now - cached.checkedAt < recheckMs) return cached.hydrated.doc;
+    // Within recheckMs of both checks a document is served from memory: a hot path makes no
+    // system call. Only a checked id is ever in memory.
+    if (cached && now - cached.checkedAt < recheckMs && now - hydratorsCheckedAt < recheckMs) return cached.hydrated.doc;
+    checkId(id);
+    checkHydrators();
     const path = join(documentsDir, `${id}.json`);
     let stat;
     try {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -40,10 +40,23 @@ describe('cold start', () => {
     const urls = loaded();
     // The hook saw the program itself, so an empty list cannot pass for a lean one.
     assert.ok(urls.some((u) => u.endsWith('/src/server.ts')), `the hook recorded ${urls.length} modules`);
-    for (const needle of ['/node_modules/jose/', '/src/posterEncoder/', '/src/poster/', '/src/jwt.ts', '/src/jwt/']) {
+    for (const needle of ['/node_modules/jose/', '/src/posterEncoder/', '/src/poster/', '/src/jwt.ts', '/src/jwt/', '/src/static.ts', '/src/static/plan.ts', 'node:crypto']) {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);
     }
+  });
+
+  it('loads the static file modules on the first static request, and serves it', { timeout: 60_000 }, async () => {
+    const publicDir = mkdtempSync(join(root, 'public-'));
+    writeFileSync(join(publicDir, 'first.txt'), 'first file\n');
+    const { run, loaded } = runRecorded({ PUBLIC_DIR: publicDir });
+    const url = await run.listening;
+    assert.deepEqual(loaded().filter((u) => u.endsWith('/src/static.ts')), [], 'static.ts was loaded before any static request');
+    const [first, second] = await Promise.all([send(url, 'GET', '/static/first.txt'), send(url, 'GET', '/static/missing.txt')]);
+    assert.equal(first.status, 200);
+    assert.equal(first.body, 'first file\n');
+    assert.equal(second.status, 404);
+    assert.equal(loaded().filter((u) => u.endsWith('/src/static.ts')).length, 1, 'static.ts was loaded once');
   });
 
   it('answers the first protected request, with jose loaded on demand, when it is the first thing asked', { timeout: 60_000 }, async () => {

@@ -3,7 +3,7 @@
  * Problems become responses in one place (`problem-responder.ts`); an observer (the dev
  * profiler) is told each step and the app never knows what it does.
  */
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import type { AppObserver } from './app-observer.js';
 import type { Config } from './config.js';
 import type { ServiceDocumentSource } from './entry-point.js';
@@ -49,25 +49,27 @@ export function createApp(options: AppOptions): RequestListener {
     { id: 'app.static', path: `${config.namespaces.static.path}{path*}`, methods: STATIC_METHODS, handlesEveryMethod: true, handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest) },
   ]);
 
+  /** Answers `err` as a problem of a request whose matched route (if any) was `routeId`. */
+  function fail(ctx: RequestContext, res: ServerResponse, err: unknown, routeId: string | undefined): void {
+    try {
+      answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err), routeId);
+    } catch (failure) {
+      // Rendering the problem failed too: say so on stderr and drop the connection.
+      process.stderr.write(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}\n`);
+      res.destroy();
+    }
+  }
+
   return (req, res) => {
     const ctx = resolveRequest(req, config, clock());
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
     observer?.began(ctx, req, res);
     let routeId: string | undefined;
-    const fail = (err: unknown) => {
-      try {
-        answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err), routeId);
-      } catch (failure) {
-        // Rendering the problem failed too: say so on stderr and drop the connection.
-        process.stderr.write(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}\n`);
-        res.destroy();
-      }
-    };
     try {
-      if (ctx.rejection) return fail(ctx.rejection);
+      if (ctx.rejection) return fail(ctx, res, ctx.rejection, undefined);
       const match = matchRoute(routes, ctx.method, ctx.segments);
-      if (match.kind === 'methodNotAllowed') return fail(new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow));
-      if (match.kind === 'notFound') return fail(new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer));
+      if (match.kind === 'methodNotAllowed') return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
+      if (match.kind === 'notFound') return fail(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
       routeId = match.route.id;
       ctx.attributes['rest.service.zone'] = isUnder(config.namespaces.service, ctx.rawPath, ctx.segments);
       observer?.routed(ctx, res, routeId);
@@ -76,9 +78,12 @@ export function createApp(options: AppOptions): RequestListener {
         return sendBody(res, 204, { allow: match.route.methods.join(', ') }, '', ctx.receivedAt);
       }
       const pending = match.route.handler(ctx, req, res, { params: match.params, rest: match.rest });
-      if (pending) pending.catch(fail);
+      if (pending) {
+        const matched = routeId;
+        pending.catch((err: unknown) => fail(ctx, res, err, matched));
+      }
     } catch (err) {
-      fail(err);
+      fail(ctx, res, err, routeId);
     }
   };
 }

@@ -16,6 +16,12 @@ import type { Representation } from './http/negotiation.js';
 import type { RequestContext } from './http/request.js';
 import { sendBody } from './http/response.js';
 
+interface Rendered {
+  readonly doc: ServiceDocument;
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
 /** Base URLs come from Host headers: a bound keeps their variety from growing the cache. */
 const MAX_RENDERED = 64;
 
@@ -24,18 +30,21 @@ export function createEntryPointHandler(
   source: ServiceDocumentSource = () => DEFAULT_SERVICE_DOCUMENT,
   representationFor: (ctx: RequestContext) => Representation,
 ): Handler {
-  /** Rendered entry points by representation and base URL, while the document stays the same. */
-  const rendered = new Map<string, { doc: ServiceDocument; contentType: string; body: Buffer }>();
+  /**
+   * Rendered entry points by representation, then base URL, while the document stays the same
+   * (two levels: no key string is built per request).
+   */
+  const rendered: Record<Representation, Map<string, Rendered>> = { json: new Map(), html: new Map() };
 
   function send(ctx: RequestContext, res: ServerResponse, doc: ServiceDocument): void {
     const representation = representationFor(ctx);
-    const key = `${representation} ${ctx.baseUrl}`;
-    let entry = rendered.get(key);
+    const byBaseUrl = rendered[representation];
+    let entry = byBaseUrl.get(ctx.baseUrl);
     if (entry?.doc !== doc) {
       const { contentType, body } = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
       entry = { doc, contentType, body: Buffer.from(body) };
-      if (rendered.size >= MAX_RENDERED) rendered.clear();
-      rendered.set(key, entry);
+      if (byBaseUrl.size >= MAX_RENDERED) byBaseUrl.clear();
+      byBaseUrl.set(ctx.baseUrl, entry);
     }
     sendBody(res, 200, { 'content-type': entry.contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, entry.body, ctx.receivedAt);
   }

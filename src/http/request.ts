@@ -70,7 +70,8 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 export function parseTarget(target: string): ParsedTarget {
   let rest = target;
   let authority: string | undefined;
-  const scheme = ABSOLUTE_FORM.exec(target);
+  // Most targets are origin-form (`/x`): only another first character can start a scheme.
+  const scheme = target.charCodeAt(0) === 0x2f ? null : ABSOLUTE_FORM.exec(target);
   if (scheme) {
     const start = scheme[0].length;
     let end = start;

@@ -21,6 +21,8 @@ const MAX_SPARE_BYTES = 1 << 24;
 /** Growable output buffer with a bit writer for the scan. */
 export class BitWriter {
   private buffer: Uint8Array;
+  /** `buffer` seen as a DataView, for whole big-endian words in one store. */
+  private view: DataView;
   private pos = 0;
   /** Pending bits, the most recent in the low bits; only the low `32 - free` count. */
   private acc = 0;
@@ -32,6 +34,7 @@ export class BitWriter {
   constructor(initialCapacity = 1 << 16) {
     const capacity = Math.max(initialCapacity, 64);
     this.buffer = spare.length >= capacity ? spare : new Uint8Array(capacity);
+    this.view = viewOf(this.buffer);
     spare = new Uint8Array(0);
   }
 
@@ -46,6 +49,7 @@ export class BitWriter {
     const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.pos + extra));
     grown.set(this.buffer.subarray(0, this.pos));
     this.buffer = grown;
+    this.view = viewOf(grown);
   }
 
   /** Writes one byte as is (markers and segment contents, never stuffed). */
@@ -78,7 +82,7 @@ export class BitWriter {
       return;
     }
     const rest = length - this.free;
-    this.pos = emitWord(this.buffer, this.pos, (this.acc << this.free) | (bits >>> rest));
+    this.pos = emitWord(this.view, this.buffer, this.pos, (this.acc << this.free) | (bits >>> rest));
     this.acc = bits;
     this.free = 32 - rest;
   }
@@ -105,7 +109,7 @@ export class BitWriter {
       const chunkEnd = Math.min(end, chunk + CHUNK_RECORDS);
       this.pos = pos;
       this.ensure((chunkEnd - chunk) * BYTES_PER_RECORD + 8);
-      const buffer = this.buffer;
+      const { buffer, view } = this;
       for (let i = chunk; i < chunkEnd; i++) {
         const record = records[i]!;
         const entry = record >>> 16;
@@ -116,7 +120,7 @@ export class BitWriter {
           free -= length;
         } else {
           const rest = length - free;
-          pos = emitWord(buffer, pos, (acc << free) | (value >>> rest));
+          pos = emitWord(view, buffer, pos, (acc << free) | (value >>> rest));
           acc = value;
           free = 32 - rest;
         }
@@ -159,25 +163,28 @@ export class BitWriter {
     const bytes = this.buffer.slice(0, this.pos);
     if (this.buffer.length <= MAX_SPARE_BYTES && this.buffer.length > spare.length) spare = this.buffer;
     this.buffer = new Uint8Array(0);
+    this.view = viewOf(this.buffer);
     this.pos = 0;
     return bytes;
   }
 }
 
+function viewOf(buffer: Uint8Array): DataView {
+  return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
 /**
  * Writes the 32 bits of `word` as 4 bytes, each 0xFF followed by a stuffed
  * 0x00, and returns the new position. The fast path tests all four bytes for
- * 0xFF at once: a byte of `word` is 0xFF exactly when that byte of ~word is 0,
+ * 0xFF at once (a byte of `word` is 0xFF exactly when that byte of ~word is 0,
  * and (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when x has a
- * zero byte.
+ * zero byte) and then stores the word with one big-endian DataView write
+ * instead of four byte stores.
  */
-function emitWord(buffer: Uint8Array, pos: number, word: number): number {
+function emitWord(view: DataView, buffer: Uint8Array, pos: number, word: number): number {
   const inverted = ~word;
   if (((inverted - 0x01010101) & word & 0x80808080) === 0) {
-    buffer[pos] = word >>> 24;
-    buffer[pos + 1] = word >>> 16;
-    buffer[pos + 2] = word >>> 8;
-    buffer[pos + 3] = word;
+    view.setUint32(pos, word);
     return pos + 4;
   }
   for (let shift = 24; shift >= 0; shift -= 8) {

@@ -60,22 +60,40 @@ export const YCC_WEIGHTS = Object.freeze({
   cbcrOffset: CBCR_OFFSET,
 });
 
+// The right-hand forms, from g and the differences rg = r - g, bg = b - g:
+// the row loops compute the differences once per pixel for all three
+// outputs. Each helper is a few operations, so the JIT inlines every call in
+// the loops; a per-pixel helper that produced all three (with Cb and Cr
+// packed in one number) was not inlined there and ran at half this speed.
+
+function lumaOf(g: number, rg: number, bg: number): number {
+  return ((g << 16) + Math.imul(Y_R, rg) + Math.imul(Y_B, bg) + Y_ROUND) >> 16;
+}
+
+function cbOf(rg: number, bg: number): number {
+  return ((bg << 15) - Math.imul(CB_R, rg) + CBCR_OFFSET) >> 16;
+}
+
+function crOf(rg: number, bg: number): number {
+  return ((rg << 15) - Math.imul(CR_B, bg) + CBCR_OFFSET) >> 16;
+}
+
 /**
  * Luma of one RGB pixel with the fixed-point weights above; it is also the
  * conversion cjpeg's `-grayscale` applies to RGB input.
  */
 export function rgbToLuma(r: number, g: number, b: number): number {
-  return ((g << 16) + Math.imul(Y_R, r - g) + Math.imul(Y_B, b - g) + Y_ROUND) >> 16;
+  return lumaOf(g, r - g, b - g);
 }
 
 /** Cb of one pixel, before any downsampling. */
 export function rgbToCb(r: number, g: number, b: number): number {
-  return (((b - g) << 15) - Math.imul(CB_R, r - g) + CBCR_OFFSET) >> 16;
+  return cbOf(r - g, b - g);
 }
 
 /** Cr of one pixel, before any downsampling. */
 export function rgbToCr(r: number, g: number, b: number): number {
-  return (((r - g) << 15) - Math.imul(CR_B, b - g) + CBCR_OFFSET) >> 16;
+  return crOf(r - g, b - g);
 }
 
 /** Converts interleaved RGB or RGBA pixels to one grey byte per pixel. */
@@ -85,23 +103,6 @@ export function rgbToGrey(data: Uint8Array, channels: 3 | 4): Uint8Array {
     grey[i] = rgbToLuma(data[p]!, data[p + 1]!, data[p + 2]!);
   }
   return grey;
-}
-
-/**
- * Cb and Cr of the pixel at `src[p]` packed as `(Cb << 16) | Cr`: sums of a
- * few packed values keep the two apart, so 2 or 4 pixels are averaged with
- * one addition each.
- */
-function chroma(src: Uint8Array, p: number): number {
-  const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
-  return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
-}
-
-/** Writes the Y of the pixel at `src[p]` to `yPlane[yAt]` and returns its packed {@link chroma}. */
-function convertPixel(src: Uint8Array, p: number, yPlane: Uint8Array, yAt: number): number {
-  const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
-  yPlane[yAt] = rgbToLuma(r, g, b);
-  return (rgbToCb(r, g, b) << 16) | rgbToCr(r, g, b);
 }
 
 /**
@@ -121,14 +122,27 @@ export interface RowTarget {
   cLength: number;
 }
 
+/** Y, Cb and Cr of the pixel at `src[p]`, for the edge columns (the row loops inline them). */
+function lumaAt(src: Uint8Array, p: number): number {
+  return rgbToLuma(src[p]!, src[p + 1]!, src[p + 2]!);
+}
+
+function cbAt(src: Uint8Array, p: number): number {
+  return rgbToCb(src[p]!, src[p + 1]!, src[p + 2]!);
+}
+
+function crAt(src: Uint8Array, p: number): number {
+  return rgbToCr(src[p]!, src[p + 1]!, src[p + 2]!);
+}
+
 /** 4:4:4: one source row (byte offset `row`) to one row of each plane. */
 export function convertRowH1V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
   for (let x = 0, p = row; x < width; x++, p += channels) {
-    const r = src[p]!, g = src[p + 1]!, b = src[p + 2]!;
-    yPlane[yStart + x] = rgbToLuma(r, g, b);
-    cbPlane[cStart + x] = rgbToCb(r, g, b);
-    crPlane[cStart + x] = rgbToCr(r, g, b);
+    const g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
+    yPlane[yStart + x] = lumaOf(g, rg, bg);
+    cbPlane[cStart + x] = cbOf(rg, bg);
+    crPlane[cStart + x] = crOf(rg, bg);
   }
   const last = width - 1;
   yPlane.fill(yPlane[yStart + last]!, yStart + width, yStart + t.yLength);
@@ -144,20 +158,26 @@ export function convertRowH2V1(src: Uint8Array, row: number, channels: number, w
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
   const pairs = width >> 1;
   for (let j = 0, x = yStart, p = row; j < pairs; j++, x += 2, p += 2 * channels) {
-    const sum = convertPixel(src, p, yPlane, x) + convertPixel(src, p + channels, yPlane, x + 1);
+    let g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
+    yPlane[x] = lumaOf(g, rg, bg);
+    let cb = cbOf(rg, bg), cr = crOf(rg, bg);
+    g = src[p + channels + 1]!; rg = src[p + channels]! - g; bg = src[p + channels + 2]! - g;
+    yPlane[x + 1] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
     const bias = j & 1;
-    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 1;
-    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 1;
+    cbPlane[cStart + j] = (cb + bias) >> 1;
+    crPlane[cStart + j] = (cr + bias) >> 1;
   }
   // Past the last full pair, columns repeat the last pixel.
   const last = row + (width - 1) * channels;
   for (let j = pairs; j < t.cLength; j++) {
-    const sum = chroma(src, row + Math.min(2 * j, width - 1) * channels) + chroma(src, last);
+    const p = row + Math.min(2 * j, width - 1) * channels;
     const bias = j & 1;
-    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 1;
-    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 1;
+    cbPlane[cStart + j] = (cbAt(src, p) + cbAt(src, last) + bias) >> 1;
+    crPlane[cStart + j] = (crAt(src, p) + crAt(src, last) + bias) >> 1;
   }
-  for (let x = 2 * pairs; x < t.yLength; x++) convertPixel(src, Math.min(x, width - 1) * channels + row, yPlane, yStart + x);
+  for (let x = 2 * pairs; x < t.yLength; x++) yPlane[yStart + x] = lumaAt(src, row + Math.min(x, width - 1) * channels);
 }
 
 /**
@@ -171,25 +191,40 @@ export function convertRowsH2V2(
   const { yPlane, yStart, cbPlane, crPlane, cStart, yLength } = t;
   const pairs = width >> 1;
   for (let j = 0, x = yStart, p = row0, q = row1; j < pairs; j++, x += 2, p += 2 * channels, q += 2 * channels) {
-    const sum = convertPixel(src, p, yPlane, x) + convertPixel(src, p + channels, yPlane, x + 1)
-      + convertPixel(src, q, yPlane, x + yLength) + convertPixel(src, q + channels, yPlane, x + yLength + 1);
+    // The four pixels: top left, top right, bottom left, bottom right.
+    let g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
+    yPlane[x] = lumaOf(g, rg, bg);
+    let cb = cbOf(rg, bg), cr = crOf(rg, bg);
+    g = src[p + channels + 1]!; rg = src[p + channels]! - g; bg = src[p + channels + 2]! - g;
+    yPlane[x + 1] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
+    g = src[q + 1]!; rg = src[q]! - g; bg = src[q + 2]! - g;
+    yPlane[x + yLength] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
+    g = src[q + channels + 1]!; rg = src[q + channels]! - g; bg = src[q + channels + 2]! - g;
+    yPlane[x + yLength + 1] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
     const bias = 1 + (j & 1);
-    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 2;
-    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 2;
+    cbPlane[cStart + j] = (cb + bias) >> 2;
+    crPlane[cStart + j] = (cr + bias) >> 2;
   }
   // Past the last full pair, columns repeat the last pixel of each row.
   const last = (width - 1) * channels;
   for (let j = pairs; j < t.cLength; j++) {
     const x = Math.min(2 * j, width - 1) * channels;
-    const sum = chroma(src, row0 + x) + chroma(src, row0 + last) + chroma(src, row1 + x) + chroma(src, row1 + last);
     const bias = 1 + (j & 1);
-    cbPlane[cStart + j] = ((sum >>> 16) + bias) >> 2;
-    crPlane[cStart + j] = ((sum & 0xffff) + bias) >> 2;
+    const cb = cbAt(src, row0 + x) + cbAt(src, row0 + last) + cbAt(src, row1 + x) + cbAt(src, row1 + last);
+    const cr = crAt(src, row0 + x) + crAt(src, row0 + last) + crAt(src, row1 + x) + crAt(src, row1 + last);
+    cbPlane[cStart + j] = (cb + bias) >> 2;
+    crPlane[cStart + j] = (cr + bias) >> 2;
   }
   for (let x = 2 * pairs; x < yLength; x++) {
     const column = Math.min(x, width - 1) * channels;
-    convertPixel(src, row0 + column, yPlane, yStart + x);
-    convertPixel(src, row1 + column, yPlane, yStart + yLength + x);
+    yPlane[yStart + x] = lumaAt(src, row0 + column);
+    yPlane[yStart + yLength + x] = lumaAt(src, row1 + column);
   }
 }
 

@@ -75,14 +75,14 @@ export const QUANT_INPUT_BITS = 14;
  * which is exact for every dividend below 2^14 (Granlund and Montgomery,
  * "Division by invariant integers using multiplication", 1994, theorem 4.2,
  * with N = 14, l = ceil(log2 d), m = ceil(2^(N+l) / d)); the unit tests check
- * every (d, dividend) pair. `threshold` is the least |t| that quantises to a
- * non-zero value, so the common zero case needs no multiplication.
+ * every (d, dividend) pair. `deadZone` is the largest |t| that quantises to
+ * zero, d - floor(d / 2) - 1, so the common zero case needs no multiplication.
  */
 export interface QuantDivisors {
   readonly round: Int32Array;
   readonly multiplier: Int32Array;
   readonly shift: Int32Array;
-  readonly threshold: Int32Array;
+  readonly deadZone: Int32Array;
 }
 
 /** Builds {@link QuantDivisors} for a natural-order quantisation table. */
@@ -90,7 +90,7 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
   const round = new Int32Array(64);
   const multiplier = new Int32Array(64);
   const shift = new Int32Array(64);
-  const threshold = new Int32Array(64);
+  const deadZone = new Int32Array(64);
   for (let k = 0; k < 64; k++) {
     const divisor = table[ZIGZAG[k]!]! * 8;
     const l = 32 - Math.clz32(divisor - 1); // ceil(log2(divisor)), divisor >= 8
@@ -99,9 +99,9 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
     round[k] = half;
     multiplier[k] = Math.ceil(2 ** s / divisor);
     shift[k] = s;
-    threshold[k] = divisor - half;
+    deadZone[k] = divisor - half - 1;
   }
-  return { round, multiplier, shift, threshold };
+  return { round, multiplier, shift, deadZone };
 }
 
 /** Quantises one DCT output `t` at zig-zag position `k` (the reference form of the hot loop in symbols.ts). */

@@ -65,11 +65,13 @@ describe('quantize', () => {
     for (const [t, expected] of cases) assert.equal(quantize(t, 3, q), expected, `t = ${t}`);
   });
 
-  it('sets the threshold to the least magnitude that quantises to non-zero', () => {
+  it('sets the dead zone to the largest magnitude that quantises to zero', () => {
     const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 75));
     for (let k = 0; k < 64; k++) {
-      assert.equal(quantize(q.threshold[k], k, q), 1, `position ${k}`);
-      assert.equal(quantize(q.threshold[k] - 1, k, q), 0, `position ${k}`);
+      assert.equal(quantize(q.deadZone[k], k, q), 0, `position ${k}`);
+      assert.equal(quantize(-q.deadZone[k], k, q), 0, `position ${k}, negative`);
+      assert.equal(quantize(q.deadZone[k] + 1, k, q), 1, `position ${k}`);
+      assert.equal(quantize(-q.deadZone[k] - 1, k, q), -1, `position ${k}, negative`);
     }
   });
 });

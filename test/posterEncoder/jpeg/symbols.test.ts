@@ -57,7 +57,7 @@ describe('symbols', () => {
   });
 
   it('quantises while coding: outputs below the threshold are zeros', () => {
-    const q = makeQuantDivisors(new Uint8Array(64).fill(10)); // divisor 80, threshold 40
+    const q = makeQuantDivisors(new Uint8Array(64).fill(10)); // divisor 80, dead zone 39
     const dct = new Int32Array(64);
     dct[1] = 39;
     dct[2] = -40;
@@ -66,6 +66,24 @@ describe('symbols', () => {
     const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
     addBlock(stream, dct, q, 0, 0);
     assert.deepEqual(decoded(stream).slice(1), [[1, 0x11, 0b0], [1, 0x01, 1], [1, 0x02, 2], [1, EOB, 0]]);
+  });
+
+  it('finds a coefficient just outside the dead zone at every position, next to one just inside', () => {
+    const q = makeQuantDivisors(new Uint8Array(64).fill(10)); // divisor 80: |t| <= 39 quantises to 0
+    for (let k = 1; k < 64; k++) {
+      for (const sign of [1, -1]) {
+        const dct = new Int32Array(64);
+        dct[k] = 40 * sign;
+        if (k > 1) dct[k - 1] = -39 * sign;
+        if (k < 63) dct[k + 1] = 39 * sign;
+        const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
+        addBlock(stream, dct, q, 0, 0);
+        const zrl = Array.from({ length: (k - 1) >> 4 }, () => [1, ZRL, 0]);
+        const coded = [1, (((k - 1) & 15) << 4) | 1, sign > 0 ? 1 : 0]; // size 1: bit 1 for +1, 0 for -1
+        const eob = k < 63 ? [[1, EOB, 0]] : [];
+        assert.deepEqual(decoded(stream).slice(1), [...zrl, coded, ...eob], `position ${k}, sign ${sign}`);
+      }
+    }
   });
 
   it('counts every symbol it appends per slot', () => {

@@ -64,8 +64,9 @@ async function measure(server, path, duration) {
   return { ...r, cpuUs: ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6 };
 }
 
-const cpuRoot = { ours: [], bare: [], fastify: [] };
-const getRoot = await rounds(['ours', 'bare', 'fastify'], async (name, warmup) => {
+const rootNames = ['ours', 'bare', 'fastify', ...(BEFORE ? ['before'] : [])];
+const cpuRoot = Object.fromEntries(rootNames.map((n) => [n, []]));
+const getRoot = await rounds(rootNames, async (name, warmup) => {
   const server = await peers[name]();
   const r = await measure(server, '/', warmup ? 2 : DURATION);
   await server.stop();
@@ -76,19 +77,20 @@ const getRoot = await rounds(['ours', 'bare', 'fastify'], async (name, warmup) =
 const m = Object.fromEntries(Object.entries(getRoot).map(([k, v]) => [k, median(v)]));
 const c = Object.fromEntries(Object.entries(cpuRoot).map(([k, v]) => [k, median(v)]));
 lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) |', '|---|---:|---|---:|---:|---:|');
-for (const name of ['ours', 'bare', 'fastify']) {
+for (const name of rootNames) {
   const self = name === 'ours';
   lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${self ? '' : (m.ours / m[name]).toFixed(2)} | ${c[name].toFixed(1)} | ${self ? '' : (c[name] / c.ours).toFixed(2)} |`);
 }
 
 // 404 flood with a log line per request
 let lost = 0;
-const cpuFlood = { ours: [], 'fastify+pino': [] };
-const flood = await rounds(['ours', 'fastify+pino'], async (name, warmup) => {
+const floodNames = ['ours', 'fastify+pino', ...(BEFORE ? ['before'] : [])];
+const cpuFlood = Object.fromEntries(floodNames.map((n) => [n, []]));
+const flood = await rounds(floodNames, async (name, warmup) => {
   const logDir = mkdtempSync(join(work, 'flood-'));
-  const server = name === 'ours'
-    ? await startChild('../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir })
-    : await startChild('servers/fastify-404.mjs', [], { LOG_FILE: join(logDir, 'pino.log') });
+  const server = name === 'fastify+pino'
+    ? await startChild('servers/fastify-404.mjs', [], { LOG_FILE: join(logDir, 'pino.log') })
+    : await startChild(name === 'before' ? BEFORE : '../dist/server.js', [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir });
   const r = await measure(server, '/flood-path', warmup ? 2 : DURATION);
   await server.stop();
   if (!warmup) cpuFlood[name].push(r.cpuUs);
@@ -106,6 +108,12 @@ lines.push('', '| 404 flood, one log line per request to a file | req/s (median)
 lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)} | ${fc.ours.toFixed(1)} |`);
 lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} | ${fc.peer.toFixed(1)} |`);
 lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} | fastify+pino ÷ ours: ${(fc.peer / fc.ours).toFixed(2)} |`);
+if (BEFORE) {
+  const fb = median(flood.before);
+  const fcb = median(cpuFlood.before);
+  lines.push(`| before (older build of ours) | ${fb.toFixed(0)} | ${fmt(flood.before)} | ${fcb.toFixed(1)} |`);
+  lines.push(`| ratio before ÷ fastify+pino | ${(fb / f.peer).toFixed(2)} | | fastify+pino ÷ before: ${(fc.peer / fcb).toFixed(2)} |`);
+}
 
 // Cold start and memory, the peers interleaved round by round
 const REQUESTS = 10_000;

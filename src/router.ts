@@ -110,16 +110,19 @@ function allowsMethod(methods: readonly string[], method: string): boolean {
   return methods.includes(method) || (method === 'HEAD' && methods.includes('GET'));
 }
 
+/** The parameters of a match without any: shared, so a failed or literal match allocates nothing. */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 function matchSegments(
   pattern: readonly PatternSegment[],
   segments: readonly string[],
-): Record<string, string> | undefined {
-  const params: Record<string, string> = {};
+): Readonly<Record<string, string>> | undefined {
+  let params: Record<string, string> | undefined;
   for (let i = 0; i < pattern.length; i++) {
     const part = pattern[i]!;
     if (part.kind === 'rest') {
       if (i >= segments.length) return undefined;
-      return params;
+      return params ?? NO_PARAMS;
     }
     const segment = segments[i];
     if (segment === undefined) return undefined;
@@ -127,8 +130,8 @@ function matchSegments(
       if (part.value !== segment) return undefined;
     } else {
       if (segment === '') return undefined;
-      params[part.name] = segment;
+      (params ??= {})[part.name] = segment;
     }
   }
-  return pattern.length === segments.length ? params : undefined;
+  return pattern.length === segments.length ? (params ?? NO_PARAMS) : undefined;
 }

@@ -144,7 +144,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   const { rawPath, query, authority, valid } = parseTarget(target);
   const segments = splitPath(rawPath);
   const originalMethod = req.method ?? 'GET';
-  const tunnelled = effectiveMethod(originalMethod, header(req, 'x-http-method'));
+  const tunnelled = effectiveMethod(originalMethod, originalMethod === 'POST' ? header(req, 'x-http-method') : undefined);
   const method = tunnelled.ok ? tunnelled.value : originalMethod;
 
   const peer = unmapV4(req.socket.remoteAddress ?? '');
@@ -155,8 +155,9 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
 
   // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
   const hostValue = authority ?? req.headers.host;
-  const hostProblem = checkHost(req, hostValue, config);
-  const host = hostProblem === undefined && hostValue ? hostValue.toLowerCase() : localHost(req);
+  const hostName = hostValue?.toLowerCase();
+  const hostProblem = checkHost(req, hostValue, hostName, config);
+  const host = hostProblem === undefined && hostName ? hostName : localHost(req);
   const rejection =
     transferCodingProblem(req.headers['transfer-encoding']) ??
     (valid ? undefined : new InvalidRequestTarget(target)) ??
@@ -173,7 +174,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
     query,
     clientIp,
     scheme,
-    baseUrl: config.baseUrl ?? `${scheme}://${host}`,
+    baseUrl: config.baseUrl ?? baseUrlOf(scheme, host),
     referer: referer === undefined ? undefined : decodeUtf8(referer),
     accept: header(req, 'accept'),
     attributes: {
@@ -193,12 +194,25 @@ function transferCodingProblem(value: string | undefined): Problem | undefined {
   return new UnsupportedTransferCoding(decodeUtf8(value));
 }
 
-/** An HTTP/1.1 request has exactly one Host (RFC 9112 3.2); it must be a host, and trusted. */
-function checkHost(req: IncomingMessage, host: string | undefined, config: Config): Problem | undefined {
+/**
+ * The last base URL built, kept while requests name the same host: consecutive requests share one
+ * string, whose hash the rendered-page caches keyed by it then compute once.
+ */
+let lastBase = { scheme: '', host: '', url: '' };
+
+function baseUrlOf(scheme: string, host: string): string {
+  if (lastBase.host !== host || lastBase.scheme !== scheme) lastBase = { scheme, host, url: `${scheme}://${host}` };
+  return lastBase.url;
+}
+
+/**
+ * An HTTP/1.1 request has exactly one Host (RFC 9112 3.2); it must be a host, and trusted.
+ * `name` is `host` lower-cased.
+ */
+function checkHost(req: IncomingMessage, host: string | undefined, name: string | undefined, config: Config): Problem | undefined {
   const count = countHostHeaders(req.rawHeaders);
   if (count > 1 || (count === 0 && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)) return new HostCount(count);
-  if (host === undefined) return undefined;
-  const name = host.toLowerCase();
+  if (host === undefined || name === undefined) return undefined;
   if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
   if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
   return undefined;
@@ -208,9 +222,19 @@ function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+    if (name.length === 4 && isHostName(name)) count++;
   }
   return count;
+}
+
+/** `host` in any case, without allocating a lower-cased copy (bit 0x20 folds ASCII letters). */
+function isHostName(name: string): boolean {
+  return (
+    (name.charCodeAt(0) | 0x20) === 0x68 &&
+    (name.charCodeAt(1) | 0x20) === 0x6f &&
+    (name.charCodeAt(2) | 0x20) === 0x73 &&
+    (name.charCodeAt(3) | 0x20) === 0x74
+  );
 }
 
 /** The address the client reached, for links when the Host header cannot be used. */

@@ -77,7 +77,8 @@ export function createApp(options: AppOptions): RequestListener {
       if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
         return sendBody(res, 204, { allow: match.route.methods.join(', ') }, '', ctx.receivedAt);
       }
-      const pending = match.route.handler(ctx, req, res, { params: match.params, rest: match.rest });
+      // The match itself carries the handler's params and rest.
+      const pending = match.route.handler(ctx, req, res, match);
       if (pending) {
         const matched = routeId;
         pending.catch((err: unknown) => fail(ctx, res, err, matched));

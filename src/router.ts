@@ -97,7 +97,7 @@ export function matchRoute<H>(
     if (params === undefined) continue;
     if (allowsMethod(route.methods, method) || (route.handlesEveryMethod === true && allow === undefined)) {
       const last = route.segments[route.segments.length - 1];
-      const rest = last?.kind === 'rest' ? segments.slice(route.segments.length - 1) : [];
+      const rest = last?.kind === 'rest' ? segments.slice(route.segments.length - 1) : NO_SEGMENTS;
       return { kind: 'matched', route, params, rest };
     }
     allow ??= [];
@@ -109,6 +109,9 @@ export function matchRoute<H>(
 function allowsMethod(methods: readonly string[], method: string): boolean {
   return methods.includes(method) || (method === 'HEAD' && methods.includes('GET'));
 }
+
+/** The rest of a match whose pattern has no `{name*}`: shared, never written. */
+const NO_SEGMENTS: readonly string[] = Object.freeze([]);
 
 /** The parameters of a match without any: shared, so a failed or literal match allocates nothing. */
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});

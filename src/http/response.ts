@@ -6,8 +6,14 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { formatOncePerSecond } from '../util/once-per-second.js';
 import { formatHttpDate } from './http-date.js';
 
-/** Responses to a HEAD tunnelled through a POST: their head is all that is sent. */
-const headersOnly = new WeakSet<ServerResponse>();
+/**
+ * Marks a response to a HEAD tunnelled through a POST: its head is all that is sent. A property
+ * rather than a WeakSet: looking a fresh response up in a WeakSet gives it an identity hash on
+ * every request, while reading an absent property is one inline-cached load.
+ */
+const HEADERS_ONLY = Symbol('headersOnly');
+
+type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true };
 
 /**
  * Frames a response for the method on the wire (SPEC 13); called once per request, before
@@ -17,7 +23,7 @@ const headersOnly = new WeakSet<ServerResponse>();
  * Content-Length and drops the body.
  */
 export function frameForWireMethod(res: ServerResponse, routedMethod: string, wireMethod: string): void {
-  if (routedMethod === 'HEAD' && wireMethod !== 'HEAD') headersOnly.add(res);
+  if (routedMethod === 'HEAD' && wireMethod !== 'HEAD') (res as MarkedResponse)[HEADERS_ONLY] = true;
 }
 
 /**
@@ -29,7 +35,7 @@ export function writeFramedHead(
   status: number,
   headers: OutgoingHttpHeaders | Readonly<Record<string, string | number>>,
 ): boolean {
-  if (!headersOnly.has(res)) {
+  if ((res as MarkedResponse)[HEADERS_ONLY] !== true) {
     res.writeHead(status, headers as OutgoingHttpHeaders);
     return true;
   }

@@ -216,10 +216,18 @@ function checkHost(req: IncomingMessage, host: string | undefined, name: string 
   const count = countHostHeaders(req.rawHeaders);
   if (count > 1 || (count === 0 && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)) return new HostCount(count);
   if (host === undefined || name === undefined) return undefined;
+  if (lastAccepted.config === config && lastAccepted.name === name) return undefined;
   if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
   if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
+  lastAccepted = { config, name };
   return undefined;
 }
+
+/**
+ * The last host name accepted, and under which settings: requests name the same host again and
+ * again, and a repeat is judged by one comparison instead of the syntax and `TRUSTED_HOSTS`.
+ */
+let lastAccepted: { config: Config | undefined; name: string } = { config: undefined, name: '' };
 
 function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;

@@ -10,7 +10,7 @@ import type { ServiceDocumentSource } from './entry-point.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
 import type { Handler } from './http/handler.js';
 import { negotiate } from './http/negotiation.js';
-import { isUnder, resolveRequest, type RequestContext } from './http/request.js';
+import { resolveRequest, underNamespace, type RequestContext } from './http/request.js';
 import { frameForWireMethod, sendBody } from './http/response.js';
 import type { Logger } from './log.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './problem.js';
@@ -39,6 +39,7 @@ export function createApp(options: AppOptions): RequestListener {
   const clock = options.clock ?? Date.now;
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
+  const inServiceZone = underNamespace(config.namespaces.service);
   const serveStatic = createStaticHandlerOnDemand({ publicDir: config.publicDir });
   const routes = compileRoutes<Handler>([
     { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
@@ -71,7 +72,7 @@ export function createApp(options: AppOptions): RequestListener {
       if (match.kind === 'methodNotAllowed') return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
       if (match.kind === 'notFound') return fail(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
       routeId = match.route.id;
-      ctx.attributes['rest.service.zone'] = isUnder(config.namespaces.service, ctx.rawPath, ctx.segments);
+      ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
       observer?.routed(ctx, res, routeId);
       // A route that lists OPTIONS answers it here; one that handles every method decides itself.
       if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {

@@ -14,11 +14,12 @@ import {
 import type { Handler } from './http/handler.js';
 import type { Representation } from './http/negotiation.js';
 import type { RequestContext } from './http/request.js';
-import { sendBody } from './http/response.js';
+import { writeFramedHead } from './http/response.js';
 
 interface Rendered {
   readonly doc: ServiceDocument;
-  readonly contentType: string;
+  /** The whole head, made with the body: each answer hands Node the same object. */
+  readonly headers: Readonly<Record<string, string | number>>;
   readonly body: Buffer;
 }
 
@@ -41,12 +42,15 @@ export function createEntryPointHandler(
     const byBaseUrl = rendered[representation];
     let entry = byBaseUrl.get(ctx.baseUrl);
     if (entry?.doc !== doc) {
-      const { contentType, body } = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
-      entry = { doc, contentType, body: Buffer.from(body) };
+      const page = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
+      const body = Buffer.from(page.body);
+      const headers = { 'content-type': page.contentType, vary: 'Accept', 'cache-control': 'no-cache, private', 'content-length': body.byteLength };
+      entry = { doc, headers, body };
       if (byBaseUrl.size >= MAX_RENDERED) byBaseUrl.clear();
       byBaseUrl.set(ctx.baseUrl, entry);
     }
-    sendBody(res, 200, { 'content-type': entry.contentType, vary: 'Accept', 'cache-control': 'no-cache, private' }, entry.body, ctx.receivedAt);
+    const withBody = writeFramedHead(res, 200, entry.headers);
+    res.end(withBody ? entry.body : undefined);
   }
 
   return (ctx, _req, res) => {

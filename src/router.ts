@@ -25,6 +25,8 @@ export interface Route<H> {
 
 export interface CompiledRoute<H> extends Route<H> {
   readonly segments: readonly PatternSegment[];
+  /** Its answer to a match without parameters or rest, made once and shared. */
+  readonly plainMatch: RouteMatch<H>;
 }
 
 type PatternSegment =
@@ -56,7 +58,9 @@ export function compileRoutes<H>(routes: readonly Route<H>[]): readonly Compiled
       }
       return param[2] === undefined ? { kind: 'param', name: param[1]! } : { kind: 'rest' };
     });
-    return { ...route, segments };
+    const compiled: { -readonly [K in keyof CompiledRoute<H>]: CompiledRoute<H>[K] } = { ...route, segments, plainMatch: { kind: 'notFound' } };
+    compiled.plainMatch = { kind: 'matched', route: compiled, params: NO_PARAMS, rest: NO_SEGMENTS };
+    return compiled;
   });
 }
 
@@ -97,8 +101,10 @@ export function matchRoute<H>(
     if (params === undefined) continue;
     if (allowsMethod(route.methods, method) || (route.handlesEveryMethod === true && allow === undefined)) {
       const last = route.segments[route.segments.length - 1];
-      const rest = last?.kind === 'rest' ? segments.slice(route.segments.length - 1) : NO_SEGMENTS;
-      return { kind: 'matched', route, params, rest };
+      if (last?.kind === 'rest') return { kind: 'matched', route, params, rest: segments.slice(route.segments.length - 1) };
+      // A literal route (`/`) is matched by the same, shared answer every time.
+      if (params === NO_PARAMS) return route.plainMatch;
+      return { kind: 'matched', route, params, rest: NO_SEGMENTS };
     }
     allow ??= [];
     for (const m of route.methods) if (!allow.includes(m)) allow.push(m);

@@ -13,6 +13,7 @@ import { answerConnectWith } from './http/connect.js';
 import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './http/connections.js';
 import { CountedRequest, createResponseClass } from './http/early-close.js';
 import { listen } from './http/listen.js';
+import { sendBody } from './http/response.js';
 import { createThrottledLog, type ThrottledLog } from './log/throttle.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -75,6 +76,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   );
   applyConnectionRules(server, config.maxConnections, timeouts.headMs);
   server.on('connect', answerConnectWith(app, Response));
+  // Node's own 417 for an Expect other than 100-continue would bypass the closing rules.
+  server.on('checkExpectation', (_req: CountedRequest, res: InstanceType<typeof Response>) => sendBody(res, 417, {}, '', Date.now()));
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
   server.on('clientError', createClientErrorHandler(badRequests));
   try {

@@ -115,6 +115,23 @@ describe('answers given before the body was read', async () => {
     c.socket.destroy();
   });
 
+  it('close the connection after a 417 to an unknown expectation with a large body to come', async () => {
+    const c = await converse(service.url, `POST /nowhere HTTP/1.1\r\nHost: x\r\nExpect: bananas\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
+    const { how } = await c.closed;
+    assert.equal(how, 'fin');
+    const raw = c.received();
+    assert.equal(statusOf(raw), 417, raw);
+    assert.equal(headerOf(raw, 'connection'), 'close');
+    assert.equal(headerOf(raw, 'content-length'), '0');
+  });
+
+  it('keep the connection after a 417 to an unknown expectation without a body', async () => {
+    const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\nExpect: bananas\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor(c, /HTTP\/1\.1 417[\s\S]*HTTP\/1\.1 200/);
+    assert.equal(headerOf(c.received(), 'connection'), 'keep-alive');
+    c.socket.destroy();
+  });
+
   it('keep the connection for a request without a body', async () => {
     const c = await converse(service.url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     await waitFor(c, /\r\n\r\n/);

@@ -4,6 +4,7 @@
  * validated Host and the base URL for generated links.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Config, Namespace } from '../config.js';
 import { hostnameOf, isValidHost } from './hosts.js';
 import { headerText } from './header-value.js';
@@ -108,26 +109,19 @@ export function effectiveMethod(original: string, override: string | undefined):
   return /^[A-Za-z]+$/.test(override) ? succeeded(override.toUpperCase()) : failed(new InvalidMethodOverride());
 }
 
-/** Whether decoded `segments` (or the raw path) lie under a namespace's path prefix. */
-export function isUnder(namespace: Namespace, rawPath: string, segments: readonly string[] | undefined): boolean {
-  if (segments === undefined) return rawPath.startsWith(namespace.path);
-  const parts = prefixSegments(namespace);
-  if (segments.length <= parts.length) return parts.length === 0;
-  for (let i = 0; i < parts.length; i++) if (segments[i] !== parts[i]) return false;
-  return true;
-}
-
-const prefixes = new WeakMap<Namespace, readonly string[]>();
-
-/** `/api/v1/` -> `['api', 'v1']`, computed once per namespace. */
-function prefixSegments(namespace: Namespace): readonly string[] {
-  let parts = prefixes.get(namespace);
-  if (parts === undefined) {
-    const prefix = namespace.path.slice(1, -1);
-    parts = prefix === '' ? [] : prefix.split('/');
-    prefixes.set(namespace, parts);
-  }
-  return parts;
+/**
+ * The test whether decoded `segments` (or the raw path, when they cannot be decoded) lie under a
+ * namespace's path prefix; the prefix is split once, here, not per request.
+ */
+export function underNamespace(namespace: Namespace): (rawPath: string, segments: readonly string[] | undefined) => boolean {
+  const prefix = namespace.path.slice(1, -1);
+  const parts = prefix === '' ? [] : prefix.split('/');
+  return (rawPath, segments) => {
+    if (segments === undefined) return rawPath.startsWith(namespace.path);
+    if (segments.length <= parts.length) return parts.length === 0;
+    for (let i = 0; i < parts.length; i++) if (segments[i] !== parts[i]) return false;
+    return true;
+  };
 }
 
 /** The absolute URL of a namespace: its own origin, or the request's base URL. */
@@ -150,7 +144,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   const tunnelled = originalMethod === 'POST' ? effectiveMethod(originalMethod, headerText(headers['x-http-method'])) : undefined;
   const method = tunnelled?.ok ? tunnelled.value : originalMethod;
 
-  const peer = unmapV4(req.socket.remoteAddress ?? '');
+  const peer = peerOf(req.socket);
   const trusted = isTrustedPeer(config.trustedProxies, peer);
   const clientIp = resolveClientIp(config.trustedProxies, peer, headerText(headers['x-forwarded-for']));
   const forwardedProto = trusted ? headerText(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase() : undefined;
@@ -158,7 +152,8 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
 
   // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
   const hostValue = authority ?? headers.host;
-  const hostName = hostValue?.toLowerCase();
+  // The host of the previous request, as sent, needs no lower-casing again.
+  const hostName = hostValue === lastAccepted.raw && lastAccepted.config === config ? lastAccepted.name : hostValue?.toLowerCase();
   const hostProblem = checkHost(req, hostValue, hostName, config);
   const host = hostProblem === undefined && hostName ? hostName : localHost(req);
   const rejection =
@@ -191,6 +186,21 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   };
 }
 
+/** Where a socket keeps its peer's address: it never changes, and Node's getter is not free. */
+const PEER = Symbol('peer');
+
+/** The peer's address (`::ffff:1.2.3.4` unmapped), read from the socket once per connection. */
+function peerOf(socket: Socket & { [PEER]?: string }): string {
+  let peer = socket[PEER];
+  if (peer === undefined) {
+    const address = socket.remoteAddress;
+    peer = unmapV4(address ?? '');
+    // A socket already closed has no address yet to remember.
+    if (address !== undefined) socket[PEER] = peer;
+  }
+  return peer;
+}
+
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
 function transferCodingProblem(value: string | undefined): Problem | undefined {
   if (value === undefined || value.trim().toLowerCase() === 'chunked') return undefined;
@@ -219,15 +229,16 @@ function checkHost(req: IncomingMessage, host: string | undefined, name: string 
   if (lastAccepted.config === config && lastAccepted.name === name) return undefined;
   if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
   if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
-  lastAccepted = { config, name };
+  lastAccepted = { config, raw: host, name };
   return undefined;
 }
 
 /**
- * The last host name accepted, and under which settings: requests name the same host again and
- * again, and a repeat is judged by one comparison instead of the syntax and `TRUSTED_HOSTS`.
+ * The last host accepted (as sent, and its lower-cased name), and under which settings: requests
+ * name the same host again and again, and a repeat is judged by one comparison instead of the
+ * syntax and `TRUSTED_HOSTS`.
  */
-let lastAccepted: { config: Config | undefined; name: string } = { config: undefined, name: '' };
+let lastAccepted: { config: Config | undefined; raw: string | undefined; name: string } = { config: undefined, raw: undefined, name: '' };
 
 function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;

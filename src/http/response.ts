@@ -4,6 +4,7 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { formatOncePerSecond } from '../util/once-per-second.js';
+import { applyClosingRules } from './early-close.js';
 import { formatHttpDate } from './http-date.js';
 
 /**
@@ -27,14 +28,17 @@ export function frameForWireMethod(res: ServerResponse, routedMethod: string, wi
 }
 
 /**
- * Writes the status line and headers, framed for the wire; returns whether body bytes may
- * follow. A headers-only response gets `Content-Length: 0` (204 and 304 carry none at all).
+ * Writes the status line and headers, framed for the wire and closing the connection after
+ * when the server's rules say so; returns whether body bytes may follow. Every head the service
+ * writes goes through here. A headers-only response gets `Content-Length: 0` (204 and 304 carry
+ * none at all).
  */
 export function writeFramedHead(
   res: ServerResponse,
   status: number,
   headers: OutgoingHttpHeaders | Readonly<Record<string, string | number>>,
 ): boolean {
+  applyClosingRules(res);
   if ((res as MarkedResponse)[HEADERS_ONLY] !== true) {
     res.writeHead(status, headers as OutgoingHttpHeaders);
     return true;

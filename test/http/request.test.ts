@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseNamespace } from '../../src/config.js';
 import { InvalidMethodOverride } from '../../src/problem.js';
-import { decodeUtf8, effectiveMethod, isUnder, parseTarget } from '../../src/http/request.js';
+import { decodeUtf8, effectiveMethod, parseTarget, underNamespace } from '../../src/http/request.js';
 import { splitPath } from '../../src/router.js';
 
 describe('parseTarget', () => {
@@ -46,13 +46,13 @@ describe('effectiveMethod', () => {
   });
 });
 
-describe('isUnder', () => {
+describe('underNamespace', () => {
   const api = parseNamespace('SERVICE_BASE', '/api/');
-  it('puts /api/x in the /api/ namespace', () => assert.equal(isUnder(api, '/api/x', splitPath('/api/x')), true));
-  it('puts /api/ itself in it', () => assert.equal(isUnder(api, '/api/', splitPath('/api/')), true));
-  it('leaves /api outside', () => assert.equal(isUnder(api, '/api', splitPath('/api')), false));
-  it('leaves /apix/y outside', () => assert.equal(isUnder(api, '/apix/y', splitPath('/apix/y')), false));
-  it('decodes before comparing', () => assert.equal(isUnder(api, '/%61pi/x', splitPath('/%61pi/x')), true));
-  it('falls back to the raw prefix for an undecodable path', () => assert.equal(isUnder(api, '/api/%zz', undefined), true));
-  it('puts everything under /', () => assert.equal(isUnder(parseNamespace('X', '/'), '/x', ['x']), true));
+  it('puts /api/x in the /api/ namespace', () => assert.equal(underNamespace(api)('/api/x', splitPath('/api/x')), true));
+  it('puts /api/ itself in it', () => assert.equal(underNamespace(api)('/api/', splitPath('/api/')), true));
+  it('leaves /api outside', () => assert.equal(underNamespace(api)('/api', splitPath('/api')), false));
+  it('leaves /apix/y outside', () => assert.equal(underNamespace(api)('/apix/y', splitPath('/apix/y')), false));
+  it('decodes before comparing', () => assert.equal(underNamespace(api)('/%61pi/x', splitPath('/%61pi/x')), true));
+  it('falls back to the raw prefix for an undecodable path', () => assert.equal(underNamespace(api)('/api/%zz', undefined), true));
+  it('puts everything under /', () => assert.equal(underNamespace(parseNamespace('X', '/'))('/x', ['x']), true));
 });

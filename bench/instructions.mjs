@@ -1,0 +1,105 @@
+// GET / in machine instructions per request, ours against the bare node:http handler: a steady
+// figure where CPU time drifts with the machine's speed mode (tens of percent between rounds).
+// Each server runs under valgrind's callgrind (user-space instructions, the kernel not counted);
+// a load of SMALL then of LARGE requests over 8 keep-alive connections; the difference divided
+// by LARGE - SMALL leaves start-up, warm-up and JIT compiling out.
+//   npm run bench:instructions [-- --write]   (builds the service first; needs valgrind)
+//   BEFORE=<an older build's dist/server.js> adds it as "before".
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { machine } from './lib/measure.mjs';
+import { progress, report } from './lib/results.mjs';
+
+const SMALL = Number(process.env.SMALL ?? 5_000);
+const LARGE = Number(process.env.LARGE ?? 45_000);
+const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
+const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
+const ours = (script) => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log') } });
+
+/** `count` GET / requests over 8 keep-alive connections, each sent when the last is answered. */
+async function drive(url, count) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  let sent = 0;
+  let answered = 0;
+  let body = '';
+  await new Promise((resolve, reject) => {
+    const next = () => {
+      if (sent >= count) return;
+      sent++;
+      http.get(url, { agent, headers: { accept: 'application/json' } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body = answered === 0 ? body + chunk : body));
+        res.on('end', () => (++answered === count ? resolve() : next()));
+      }).on('error', reject);
+    };
+    for (let i = 0; i < 8; i++) next();
+  });
+  agent.destroy();
+  return body;
+}
+
+/** Instructions the server ran from its start to its exit, `count` requests served. */
+async function instructions({ script, env }, count) {
+  const out = mkdtempSync(join(work, 'callgrind-'));
+  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
+  });
+  const body = await drive(`${url}/`, count);
+  child.kill('SIGTERM');
+  await exited;
+  const file = readdirSync(out).map((f) => join(out, f))[0];
+  const summary = /^summary: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1];
+  rmSync(out, { recursive: true, force: true });
+  if (summary === undefined) throw new Error(`${script}: no callgrind summary`);
+  return { total: Number(summary), body };
+}
+
+async function perRequest(name, server) {
+  progress(`${name}: ${SMALL} requests`);
+  const small = await instructions(server, SMALL);
+  progress(`${name}: ${LARGE} requests`);
+  const large = await instructions(server, LARGE);
+  return { perRequest: (large.total - small.total) / (LARGE - SMALL), body: large.body };
+}
+
+const results = { ours: await perRequest('ours', ours('../dist/server.js')) };
+// The bare handler writes our exact bytes.
+results.bare = await perRequest('bare', { script: 'servers/bare.mjs', env: { BODY: results.ours.body } });
+if (process.env.BEFORE) results.before = await perRequest('before', ours(process.env.BEFORE));
+rmSync(work, { recursive: true, force: true });
+
+const rows = Object.entries(results).map(
+  ([name, r]) => `| ${name} | ${Math.round(r.perRequest).toLocaleString('en')} | ${(results.bare.perRequest / r.perRequest).toFixed(3)} |`,
+);
+report(
+  '## GET / in instructions',
+  [
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} requests) over 8 keep-alive connections`,
+    '',
+    '| server | instructions per request | bare ÷ this |',
+    '|---|---:|---:|',
+    ...rows,
+  ].join('\n'),
+  `User-space machine instructions of the server process per \`GET /\` (JSON), from the difference of two
+runs under valgrind's callgrind (${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} requests) so that start-up, warm-up and
+JIT compiling cancel out; V8 runs single-threaded under valgrind. Unlike CPU time, the count does
+not move with the machine's speed mode, so small changes to the hot path show; the kernel's share
+(the socket writes, about 40 % of the CPU time) is not in it, which is why "bare ÷ this" here is
+lower than the same ratio by CPU time would be for the same code. Reproduce:
+\`cd bench && npm run bench:instructions\` (needs valgrind).`,
+);

@@ -58,6 +58,8 @@ function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string)
  */
 export function negotiate(accept: string | undefined): Representation {
   if (accept === undefined || accept === '' || accept === '*/*') return 'html';
+  // A client repeats its Accept: comparing with the last one is cheaper than hashing it.
+  if (accept === lastAccept.accept) return lastAccept.representation;
   let known = remembered.get(accept);
   if (known === undefined) {
     known = negotiateUncached(accept);
@@ -65,8 +67,11 @@ export function negotiate(accept: string | undefined): Representation {
     if (remembered.size >= 256) remembered.clear();
     remembered.set(accept, known);
   }
+  lastAccept = { accept, representation: known };
   return known;
 }
+
+let lastAccept: { accept: string; representation: Representation } = { accept: '*/*', representation: 'html' };
 
 const remembered = new Map<string, Representation>();
 

@@ -136,9 +136,7 @@ export const MAX_HOST_LENGTH = 255;
 export function resolveRequest(req: IncomingMessage, config: Config, receivedAt: number): RequestContext {
   // Each header is read by its own name at its own place: V8 keeps those loads monomorphic.
   const headers = req.headers;
-  const target = decodeUtf8(req.url ?? '/');
-  const { rawPath, query, authority, valid } = parseTarget(target);
-  const segments = splitPath(rawPath);
+  const { target, rawPath, query, authority, valid, segments } = readTarget(req.url ?? '/');
   const originalMethod = req.method ?? 'GET';
   // Only a POST tunnels: any other method is routed as sent.
   const tunnelled = originalMethod === 'POST' ? effectiveMethod(originalMethod, headerText(headers['x-http-method'])) : undefined;
@@ -199,6 +197,27 @@ function peerOf(socket: Socket & { [PEER]?: string }): string {
     if (address !== undefined) socket[PEER] = peer;
   }
   return peer;
+}
+
+/** A request target as sent, read: decoded, split into its parts, its path into segments. */
+interface ReadTarget extends ParsedTarget {
+  readonly url: string;
+  readonly target: string;
+  readonly segments: readonly string[] | undefined;
+}
+
+/**
+ * The last target read: clients ask for the same URL again and again, and a repeat is one string
+ * comparison. Nothing in it is ever written: the segments array is shared while the URL repeats.
+ */
+let lastTarget: ReadTarget | undefined;
+
+function readTarget(url: string): ReadTarget {
+  if (lastTarget?.url === url) return lastTarget;
+  const target = decodeUtf8(url);
+  const parsed = parseTarget(target);
+  lastTarget = { ...parsed, url, target, segments: splitPath(parsed.rawPath) };
+  return lastTarget;
 }
 
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */

@@ -138,6 +138,19 @@ export class InvalidRequestTarget extends Problem {
   }
 }
 
+/**
+ * A request line whose version is no HTTP/1.x. Node's parser lets `HTTP/0.9` and `HTTP/2.0`
+ * through (it refuses the others itself); neither is HTTP/1 framing we can answer in kind, so:
+ * 400, then close (RFC 9112 2.3).
+ */
+export class UnsupportedHttpVersion extends Problem {
+  readonly version: string;
+  constructor(version: string) {
+    super('bad_request', 400, `HTTP version "${version}" is not supported.`, { headers: { connection: 'close' } });
+    this.version = version;
+  }
+}
+
 /** A transfer coding other than chunked: the body's end cannot be found (RFC 9112 6.1). */
 export class UnsupportedTransferCoding extends Problem {
   readonly coding: string;

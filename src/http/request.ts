@@ -14,6 +14,7 @@ import {
   InvalidHost,
   InvalidMethodOverride,
   InvalidRequestTarget,
+  UnsupportedHttpVersion,
   UnsupportedTransferCoding,
   UntrustedHost,
   type Problem,
@@ -155,6 +156,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
   const hostProblem = checkHost(req, hostValue, hostName, config);
   const host = hostProblem === undefined && hostName ? hostName : localHost(req);
   const rejection =
+    (req.httpVersionMajor === 1 ? undefined : new UnsupportedHttpVersion(req.httpVersion)) ??
     transferCodingProblem(headers['transfer-encoding']) ??
     (valid ? undefined : new InvalidRequestTarget(target)) ??
     hostProblem ??

@@ -47,6 +47,16 @@ function table(rows: readonly (readonly [string, string])[], empty = 'None.'): s
   return `<table>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
 }
 
+/**
+ * The attributes as rows. One left unset (`_controller` of a 405, which no controller answers)
+ * is no attribute: it has no row. Anything that is no string is shown as JSON.
+ */
+function attributeRows(attributes: Readonly<Record<string, unknown>>): (readonly [string, string])[] {
+  return Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => [key, typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))]);
+}
+
 function statusClass(status: number | undefined): string {
   return status !== undefined && status >= 400 ? 'status-error' : 'status-ok';
 }
@@ -116,7 +126,7 @@ function renderRequestPanel(p: Profile): string {
       ['status', String(p.status ?? '')],
     ]) +
     '<h2>Attributes</h2>' +
-    table(Object.entries(p.attributes).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) +
+    table(attributeRows(p.attributes)) +
     '<h2>Request headers</h2>' +
     table(p.requestHeaders) +
     '<h2>Response headers</h2>' +

@@ -76,6 +76,20 @@ describe('the Host header count', () => {
   });
 });
 
+describe('HTTP versions', () => {
+  for (const version of ['2.0', '0.9']) {
+    it(`answers HTTP/${version} (which Node's parser lets through) with a 400 problem, logs it and closes, though keep-alive was asked (found by the fuzz tier)`, async () => {
+      service.log.clear();
+      // Keep-alive asked and the socket left open: only the service's own close ends the exchange.
+      const res = await raw(service.url, `GET /x HTTP/${version}\r\nHost: localhost\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n`, 3000);
+      assert.equal(res.status, 400);
+      assert.match(res.headers, /\r\nconnection: close\r\n/);
+      assert.equal(JSON.parse(res.body).detail, `HTTP version "${version}" is not supported.`);
+      assert.ok(service.log.lines.some((l) => l.channel === 'request' && l.level === 'ERROR' && l.message === `HTTP version "${version}" is not supported.`), JSON.stringify(service.log.lines));
+    });
+  }
+});
+
 describe('transfer codings', () => {
   it('answers 501 at once to an unknown transfer coding and closes', async () => {
     // No body is sent and the socket stays open: the answer must not wait for the body.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderStack } from '../../src/http/html.js';
-import { PROFILER_CSS, renderSearchPage } from '../../src/profiler/pages.js';
+import { PROFILER_CSS, renderProfilePage, renderSearchPage } from '../../src/profiler/pages.js';
 import type { Profile } from '../../src/profiler/profile.js';
 
 /** WCAG 2 contrast ratio of two `#rrggbb` colours. */
@@ -58,6 +58,17 @@ describe('renderSearchPage', () => {
   it('shows a sub-request whose request is not in the results on its own row', () => {
     const html = renderSearchPage({}, 'request', [profile('bbbbbb', 'aaaaaa', [])]);
     assert.ok(html.includes('>bbbbbb</a>'));
+  });
+});
+
+describe('renderProfilePage', () => {
+  it('shows the request panel of a 405, whose controller is unset, without that attribute (found by the fuzz tier)', () => {
+    const p = { ...profile('cccccc', undefined, []), status: 405, attributes: { 'rest.service.zone': false, _controller: undefined, n: 1 } };
+    const html = renderProfilePage(p, 'request', []);
+    assert.ok(html.includes('<tr><th>rest.service.zone</th><td>false</td></tr>'), html);
+    assert.ok(html.includes('<tr><th>n</th><td>1</td></tr>'), html);
+    assert.ok(!html.includes('<th>_controller</th>'), html);
+    assert.ok(html.includes('<tr><th>controller</th><td></td></tr>'), html);
   });
 });
 

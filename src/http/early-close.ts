@@ -6,7 +6,7 @@
  * - any answer while the server drains for a stop.
  * Both are decided at the moment the response head is written (`applyClosingRules`, called by
  * the one function that writes every head the service sends); a request without a body pays
- * two property reads.
+ * a few property reads.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 

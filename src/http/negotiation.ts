@@ -2,6 +2,7 @@
  * Content negotiation between the two representations the service has for documents and
  * problems: HTML for browsers and JSON for API clients (SPEC 4).
  */
+import { rememberLast } from '../util/remember-last.js';
 
 export type Representation = 'html' | 'json';
 
@@ -58,20 +59,20 @@ function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string)
  */
 export function negotiate(accept: string | undefined): Representation {
   if (accept === undefined || accept === '' || accept === '*/*') return 'html';
-  // A client repeats its Accept: comparing with the last one is cheaper than hashing it.
-  if (accept === lastAccept.accept) return lastAccept.representation;
+  return negotiateRemembered(accept);
+}
+
+/** Clients send few distinct Accept headers, and mostly the same one again as the last. */
+const negotiateRemembered = rememberLast((accept: string): Representation => {
   let known = remembered.get(accept);
   if (known === undefined) {
     known = negotiateUncached(accept);
-    // Clients send few distinct Accept headers; a bound keeps hostile variety from growing it.
+    // A bound keeps hostile variety from growing the map.
     if (remembered.size >= 256) remembered.clear();
     remembered.set(accept, known);
   }
-  lastAccept = { accept, representation: known };
   return known;
-}
-
-let lastAccept: { accept: string; representation: Representation } = { accept: '*/*', representation: 'html' };
+});
 
 const remembered = new Map<string, Representation>();
 

@@ -21,6 +21,7 @@ import {
 } from '../problem.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { splitPath } from '../router.js';
+import { rememberLast } from '../util/remember-last.js';
 
 export const TUNNELING_HEADER = 'X-HTTP-Method';
 
@@ -203,24 +204,19 @@ function peerOf(socket: Socket & { [PEER]?: string }): string {
 
 /** A request target as sent, read: decoded, split into its parts, its path into segments. */
 interface ReadTarget extends ParsedTarget {
-  readonly url: string;
   readonly target: string;
   readonly segments: readonly string[] | undefined;
 }
 
 /**
- * The last target read: clients ask for the same URL again and again, and a repeat is one string
- * comparison. Nothing in it is ever written: the segments array is shared while the URL repeats.
+ * Reads a target. The last one is kept: clients ask for the same URL again and again. Nothing in
+ * the answer is ever written, so its segments array is shared while the URL repeats.
  */
-let lastTarget: ReadTarget | undefined;
-
-function readTarget(url: string): ReadTarget {
-  if (lastTarget?.url === url) return lastTarget;
+const readTarget = rememberLast((url: string): ReadTarget => {
   const target = decodeUtf8(url);
   const parsed = parseTarget(target);
-  lastTarget = { ...parsed, url, target, segments: splitPath(parsed.rawPath) };
-  return lastTarget;
-}
+  return { ...parsed, target, segments: splitPath(parsed.rawPath) };
+});
 
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
 function transferCodingProblem(value: string | undefined): Problem | undefined {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds dist/ with the project's TypeScript when it is missing or older than src/ (in a
-// checkout; an installed package has no src/ and ships dist/).
+// Builds dist/ (the project's TypeScript, then the bundle step) when it is missing or older than
+// src/ (in a checkout; an installed package has no src/ and ships dist/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,8 +24,10 @@ export function buildIfNeeded() {
   const stale = !existsSync(join(dist, 'server.js')) || newestMtime(join(root, 'src')) > newestMtime(dist);
   if (!stale) return;
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  for (const step of [[tsc, '-p', join(root, 'tsconfig.build.json')], [join(root, 'scripts', 'bundle.mjs'), dist]]) {
+    const result = spawnSync(process.execPath, step, { stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildIfNeeded();

@@ -73,6 +73,7 @@ describe('the jwt and poster commands', () => {
     assert.equal(jwt.status, 0, jwt.stderr);
     assert.match(jwt.stdout, /jwt generate-keypair/);
     assert.ok(existsSync(join(checkout, 'dist', 'cli', 'jwt.js')), 'dist/ was not built');
+    assert.ok(existsSync(join(checkout, 'dist', 'bundle.js')), 'dist/ was not bundled');
     const poster = npx('poster', '--help');
     assert.equal(poster.status, 0, poster.stderr);
     assert.match(poster.stdout, /usage: poster --title/);

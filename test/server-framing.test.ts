@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -161,4 +161,31 @@ describe('an early 401 of the poster API', async () => {
     assert.ok(bodyBytesWritten < 4 * MIB, `the client got ${bodyBytesWritten} bytes in`);
     process.stdout.write(`# body bytes the client got in after an early 401: ${bodyBytesWritten}\n`);
   });
+});
+
+describe('a pipelined request with Expect: 100-continue (found by the fuzz tier)', async () => {
+  const publicDir = mkdtempSync(join(tmpdir(), 'continue-'));
+  after(() => rmSync(publicDir, { recursive: true, force: true }));
+  writeFileSync(join(publicDir, 'a.txt'), 'static file\n');
+  const service = await startTestService({ PUBLIC_DIR: publicDir });
+
+  // Node queues the 100 Continue of a request whose answer waits behind an earlier one; a
+  // response whose body is a Buffer (the entry point, a small static file) must not put its
+  // head in front of that queued line.
+  for (const [name, target, body] of [['the entry point', '/', /^<!DOCTYPE html>/], ['a static file', '/static/a.txt', /^static file\n$/]] as const) {
+    it(`sends the 100 Continue, then ${name}'s head, then exactly its body`, async () => {
+      const c = await converse(service.url, `GET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET ${target} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+      await c.closed;
+      const raw = Buffer.from(c.received(), 'latin1');
+      const firstHeadEnd = raw.indexOf('\r\n\r\n') + 4;
+      const firstLength = Number(headerOf(raw.subarray(0, firstHeadEnd).toString('latin1'), 'content-length'));
+      const rest = raw.subarray(firstHeadEnd + firstLength).toString('latin1');
+      assert.ok(rest.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n'), JSON.stringify(rest.slice(0, 120)));
+      const second = rest.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+      const headEnd = second.indexOf('\r\n\r\n') + 4;
+      const length = Number(headerOf(second.slice(0, headEnd), 'content-length'));
+      assert.equal(Buffer.byteLength(second.slice(headEnd), 'latin1'), length, 'bytes after the head other than its Content-Length');
+      assert.match(Buffer.from(second.slice(headEnd), 'latin1').toString('utf8'), body);
+    });
+  }
 });

@@ -14,7 +14,8 @@ import { formatHttpDate } from './http-date.js';
  */
 const HEADERS_ONLY = Symbol('headersOnly');
 
-type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true };
+/** `_sent100` is Node's own mark of a response whose 100 Continue was written or queued. */
+type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; _sent100?: boolean };
 
 /**
  * Frames a response for the method on the wire (SPEC 13); called once per request, before
@@ -39,12 +40,13 @@ export function writeFramedHead(
   headers: OutgoingHttpHeaders | Readonly<Record<string, string | number>>,
 ): boolean {
   applyClosingRules(res);
-  if ((res as MarkedResponse)[HEADERS_ONLY] !== true) {
-    res.writeHead(status, headers as OutgoingHttpHeaders);
-    return true;
-  }
-  res.writeHead(status, hasNoContent(status) ? headers : { ...headers, 'content-length': 0 });
-  return false;
+  const withBody = (res as MarkedResponse)[HEADERS_ONLY] !== true;
+  res.writeHead(status, withBody || hasNoContent(status) ? headers : { ...headers, 'content-length': 0 });
+  // A pipelined request's 100 Continue waits in its response's queue until the answers before
+  // it are out, and Node puts the head of a response whose first body chunk is a Buffer in
+  // front of that queue: the 100 would land between head and body. The head alone keeps order.
+  if ((res as MarkedResponse)._sent100 === true) res.flushHeaders();
+  return withBody;
 }
 
 /** 204 and 304 carry no body and no Content-Length (RFC 9110 8.6). */

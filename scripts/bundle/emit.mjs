@@ -53,7 +53,7 @@ const newlinesIn = (text) => text.split('\n').length - 1;
 /** Spaces for every character but newlines, so lines and columns stay where the source map says. */
 const blank = (text) => text.replace(/[^\n]/g, ' ');
 
-/** The statement that replaces one import: same number of lines as the original. */
+/** The statement that does what one import did. */
 function importReplacement(entry, reexportName) {
   if (entry.builtin) {
     const parts = [];
@@ -66,15 +66,22 @@ function importReplacement(entry, reexportName) {
   return `const ${destructure(entry.bindings)} = __bundle_load(${quote(entry.id)});`;
 }
 
-/** The module's code with its imports, exports, import() and import.meta rewritten; line count kept. */
+/**
+ * The module's code with its imports, exports, import() and import.meta rewritten, every line
+ * where it was; and its prologue: its exports' getters, its import.meta, its imports.
+ */
 function rewrite(shape, source) {
   const edits = [];
   let reexports = 0;
   const reexportNames = new Map();
+  // Imports run before the module's own code, wherever they stand, as ES modules hoist them:
+  // they move to the prologue in their order, and their statements become blank.
+  const imports = [];
   for (const entry of shape.imports) {
     const name = entry.reexport ? `__bundle_reexport${reexports++}` : undefined;
     if (name) reexportNames.set(entry.id, name);
-    edits.push({ start: entry.start, end: entry.end, text: importReplacement(entry, name) });
+    imports.push(importReplacement(entry, name));
+    edits.push({ start: entry.start, end: entry.end, text: blank(source.slice(entry.start, entry.end)) });
   }
   for (const d of shape.dynamicImports) edits.push({ start: d.start, end: d.end, text: `__bundle_import(${quote(d.id)})` });
   for (const m of shape.metas) edits.push({ start: m.start, end: m.end, text: '__bundle_meta' });
@@ -92,6 +99,7 @@ function rewrite(shape, source) {
   const prologue = [
     `Object.freeze(Object.defineProperties(__bundle_exports, { ${getters.join(', ')} }));`,
     ...(shape.metas.length > 0 ? [`const __bundle_meta = __bundle_metaOf(${quote(shape.id)});`] : []),
+    ...imports,
   ].join(' ');
   return { prologue, code: code.endsWith('\n') ? code : `${code}\n` };
 }

@@ -88,8 +88,15 @@ function twice(n) {
 }
 export { a, twice };
 `,
-  'side.js': `import { log } from './log.js';
-log('run side');
+  // Imports below code: ES modules still run them first.
+  'side.js': `log('run side, late is a ' + typeof late);
+import { log } from './log.js';
+import { late } from './late.js';
+`,
+  'late.js': `import { log } from './log.js';
+log('run late');
+export function late() {
+}
 `,
   'lazy/one.js': `import { bump } from '../shared.js';
 import { log } from '../log.js';
@@ -153,7 +160,8 @@ describe('the bundle step', () => {
     const expected = [
       'run shared',
       'run a',
-      'run side',
+      'run late',
+      'run side, late is a function',
       'run server A 4 server.js function function',
       'template kept true',
       'resolve true',
@@ -169,7 +177,7 @@ describe('the bundle step', () => {
   });
 
   it('keeps modules reached only by import() out of the start chunk, and never reads the lazy chunk to start', () => {
-    assert.deepEqual(modules, ['server.js', 'index.js', 'log.js', 'a.js', 'side.js', 'shared.js', 'lazy/one.js', 'throws.js']);
+    assert.deepEqual(modules, ['server.js', 'index.js', 'log.js', 'a.js', 'side.js', 'shared.js', 'lazy/one.js', 'throws.js', 'late.js']);
     const start = files.get('bundle.js') ?? '';
     const lazy = files.get('bundle-lazy.js') ?? '';
     assert.match(start, /^"a\.js": function/m);
@@ -182,7 +190,8 @@ describe('the bundle step', () => {
     assert.deepEqual(run(startOnly, ['server.js']), [
       'run shared',
       'run a',
-      'run side',
+      'run late',
+      'run side, late is a function',
       'run server A 4 server.js function function',
       'template kept true',
       'resolve true',
@@ -199,7 +208,17 @@ describe('the bundle step', () => {
     ].join('\n'));
     assert.match(files.get('index.js') ?? '', /^import "\.\/bundle-lazy\.js";$/m);
     const script = "import('./index.js').then((m) => console.log(Object.keys(m).join(','), m.VALUE, m.sharedAgain, m.name))";
-    const expected = ['run shared', 'run a', 'run side', 'run server A 4 server.js function function', 'template kept true', 'resolve true', 'run lazy/one', 'VALUE,name,sharedAgain 42 S one'];
+    const expected = [
+      'run shared',
+      'run a',
+      'run late',
+      'run side, late is a function',
+      'run server A 4 server.js function function',
+      'template kept true',
+      'resolve true',
+      'run lazy/one',
+      'VALUE,name,sharedAgain 42 S one',
+    ];
     assert.deepEqual(run(plain, ['-e', script]), expected);
     assert.deepEqual(run(bundled, ['-e', script]), expected);
   });

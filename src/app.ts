@@ -76,7 +76,7 @@ export function createApp(options: AppOptions): RequestListener {
       observer?.routed(ctx, res, routeId);
       // A route that lists OPTIONS answers it here; one that handles every method decides itself.
       if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
-        return sendBody(res, 204, { allow: match.route.methods.join(', ') }, '', ctx.receivedAt);
+        return sendBody(res, 204, ['allow', match.route.methods.join(', ')], '', ctx.receivedAt);
       }
       // The match itself carries the handler's params and rest.
       const pending = match.route.handler(ctx, req, res, match);

@@ -14,12 +14,12 @@ import {
 import type { Handler } from './http/handler.js';
 import type { Representation } from './http/negotiation.js';
 import type { RequestContext } from './http/request.js';
-import { writeFramedHead } from './http/response.js';
+import { writeFramedHead, type HeaderList } from './http/response.js';
 
 interface Rendered {
   readonly doc: ServiceDocument;
-  /** The whole head, made with the body: each answer hands Node the same object. */
-  readonly headers: Readonly<Record<string, string | number>>;
+  /** The whole head, made with the body: each answer hands Node the same list. */
+  readonly headers: Readonly<HeaderList>;
   readonly body: Buffer;
 }
 
@@ -44,7 +44,7 @@ export function createEntryPointHandler(
     if (entry?.doc !== doc) {
       const page = renderEntryPoint(buildEntryPoint(doc, config.namespaces, ctx.baseUrl), representation);
       const body = Buffer.from(page.body);
-      const headers = { 'content-type': page.contentType, vary: 'Accept', 'cache-control': 'no-cache, private', 'content-length': body.byteLength };
+      const headers = ['content-type', page.contentType, 'vary', 'Accept', 'cache-control', 'no-cache, private', 'content-length', String(body.byteLength)];
       entry = { doc, headers, body };
       if (byBaseUrl.size >= MAX_RENDERED) byBaseUrl.clear();
       byBaseUrl.set(ctx.baseUrl, entry);

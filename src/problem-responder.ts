@@ -91,8 +91,7 @@ export function createProblemResponder({ config, logger, observer, representatio
       sourceLink: links?.source,
     });
     const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
-    headers['content-type'] = contentType;
-    headers.vary = 'Accept';
+    headers.push('content-type', contentType, 'vary', 'Accept');
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   };
 }

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './http/html.js';
 import type { Representation } from './http/negotiation.js';
-import { createHttpDateFormatter } from './http/response.js';
+import { createHttpDateFormatter, type HeaderList } from './http/response.js';
 
 export type ProblemCode =
   | 'route_not_found'
@@ -282,13 +282,14 @@ const expiresDate = createHttpDateFormatter();
  * `expires` one max-age after `now`), `no-cache, private` on every other error (a passing
  * fault such as an unwritable store must not be cached for a year), `x-robots-tag: none` on all.
  */
-export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): Record<string, string> {
-  const headers: Record<string, string> = { 'x-robots-tag': 'none', 'cache-control': 'no-cache, private' };
+export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): HeaderList {
   if (problem instanceof RouteNotFound) {
-    headers['cache-control'] = notFoundCacheControl;
     const maxAge = maxAgeOf(notFoundCacheControl);
-    if (maxAge !== undefined) headers['expires'] = expiresDate(now + maxAge * 1000);
+    const headers = ['x-robots-tag', 'none', 'cache-control', notFoundCacheControl];
+    if (maxAge !== undefined) headers.push('expires', expiresDate(now + maxAge * 1000));
+    return headers;
   }
-  for (const name in problem.headers) headers[name] = problem.headers[name]!;
+  const headers = ['x-robots-tag', 'none', 'cache-control', 'no-cache, private'];
+  for (const name in problem.headers) headers.push(name, problem.headers[name]!);
   return headers;
 }

@@ -77,7 +77,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   applyConnectionRules(server, config.maxConnections, timeouts.headMs);
   server.on('connect', answerConnectWith(app, Response));
   // Node's own 417 for an Expect other than 100-continue would bypass the closing rules.
-  server.on('checkExpectation', (_req: CountedRequest, res: InstanceType<typeof Response>) => sendBody(res, 417, {}, '', Date.now()));
+  server.on('checkExpectation', (_req: CountedRequest, res: InstanceType<typeof Response>) => sendBody(res, 417, [], '', Date.now()));
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
   server.on('clientError', createClientErrorHandler(badRequests));
   try {

@@ -104,6 +104,7 @@ describe('response framing follows the method on the wire', () => {
     assert.equal(head.status, 200, 'status');
     assert.equal(head.headers['content-type'], 'application/json', 'content-type');
     assert.equal(head.headers['content-length'], '0', 'content-length');
+    assert.equal(raw.slice(0, raw.indexOf('\r\n\r\n')).match(/\r\ncontent-length:/gi)?.length, 1, 'one content-length in the head');
     assert.equal(head.body, '', 'body');
   });
 

@@ -56,7 +56,7 @@ function posterSchemaUrl(config: Config, baseUrl: string): string {
 export function posterSchemaRoute(config: Config): Route<Handler> {
   const handler: Handler = (ctx, _req, res) => {
     const body = JSON.stringify(posterSchema(posterSchemaUrl(config, ctx.baseUrl)), null, 2);
-    sendBody(res, 200, { 'content-type': 'application/schema+json', 'cache-control': 'public, max-age=3600', vary: 'Host' }, body, ctx.receivedAt);
+    sendBody(res, 200, ['content-type', 'application/schema+json', 'cache-control', 'public, max-age=3600', 'vary', 'Host'], body, ctx.receivedAt);
   };
   return { id: 'api.schema.poster', path: `${config.namespaces.schema.path}${POSTER_SCHEMA_PATH}`, methods: ['GET', 'HEAD'], handler };
 }
@@ -117,7 +117,7 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.value, name));
     const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
     const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
-    sendBody(res, 201, { location: url, 'content-type': 'application/json', 'cache-control': 'no-cache, private' }, body, ctx.receivedAt);
+    sendBody(res, 201, ['location', url, 'content-type', 'application/json', 'cache-control', 'no-cache, private'], body, ctx.receivedAt);
   };
   return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handler };
 }

@@ -71,7 +71,7 @@ export function createProfilerRoutes({ config, profiles, primary, sourceLink }: 
 
   const stylesheet: Handler = (ctx, _req, res, { params }) =>
     withProfile(params.token!, () => {
-      sendBody(res, 200, { 'content-type': 'text/css; charset=UTF-8', 'cache-control': 'no-cache, private' }, PROFILER_CSS, ctx.receivedAt);
+      sendBody(res, 200, ['content-type', 'text/css; charset=UTF-8', 'cache-control', 'no-cache, private'], PROFILER_CSS, ctx.receivedAt);
     });
 
   const searchBar: Handler = (ctx, _req, res) => {
@@ -128,7 +128,7 @@ function parsePanel(value: string | null): Panel {
 }
 
 function sendHtml(res: ServerResponse, html: string, now: number): void {
-  sendBody(res, 200, { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache, private', 'x-robots-tag': 'none' }, html, now);
+  sendBody(res, 200, ['content-type', 'text/html; charset=UTF-8', 'cache-control', 'no-cache, private', 'x-robots-tag', 'none'], html, now);
 }
 
 /** The settings shown on the config panel: never a secret's value. */

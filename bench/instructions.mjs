@@ -1,10 +1,11 @@
-// GET / in machine instructions per request, ours against the bare node:http handler: a steady
-// figure where CPU time drifts with the machine's speed mode (tens of percent between rounds).
+// GET / in machine instructions per request, ours against the bare node:http handler, and the
+// 404 flood with its log line, ours against fastify + pino: steady figures where CPU time drifts
+// with the machine's speed mode (tens of percent between rounds).
 // Each server runs under valgrind's callgrind (user-space instructions, the kernel not counted);
 // a load of SMALL then of LARGE requests over 8 keep-alive connections; the difference divided
 // by LARGE - SMALL leaves start-up, warm-up and JIT compiling out.
 //   npm run bench:instructions [-- --write]   (builds the service first; needs valgrind)
-//   BEFORE=<an older build's dist/server.js> adds it as "before".
+//   BEFORE=<an older build's dist/server.js> adds it as "before"; ONLY=get or ONLY=flood runs one part.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -19,8 +20,8 @@ const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b',
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 const ours = (script) => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log') } });
 
-/** `count` GET / requests over 8 keep-alive connections, each sent when the last is answered. */
-async function drive(url, count) {
+/** `count` requests over 8 keep-alive connections, each sent when the last is answered; all must get `status`. */
+async function drive(url, count, status) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   let sent = 0;
   let answered = 0;
@@ -30,7 +31,7 @@ async function drive(url, count) {
       if (sent >= count) return;
       sent++;
       http.get(url, { agent, headers: { accept: 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+        if (res.statusCode !== status) reject(new Error(`${url}: ${res.statusCode}`));
         res.setEncoding('utf8');
         res.on('data', (chunk) => (body = answered === 0 ? body + chunk : body));
         res.on('end', () => (++answered === count ? resolve() : next()));
@@ -42,8 +43,8 @@ async function drive(url, count) {
   return body;
 }
 
-/** Instructions the server ran from its start to its exit, `count` requests served. */
-async function instructions({ script, env }, count) {
+/** Instructions the server ran from its start to its exit, `count` requests to `path` served. */
+async function instructions({ script, env }, count, path, status) {
   const out = mkdtempSync(join(work, 'callgrind-'));
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', script], {
     env: { ...process.env, ...env },
@@ -59,7 +60,7 @@ async function instructions({ script, env }, count) {
     });
     child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
   });
-  const body = await drive(`${url}/`, count);
+  const body = await drive(`${url}${path}`, count, status);
   child.kill('SIGTERM');
   await exited;
   const file = readdirSync(out).map((f) => join(out, f))[0];
@@ -69,37 +70,65 @@ async function instructions({ script, env }, count) {
   return { total: Number(summary), body };
 }
 
-async function perRequest(name, server) {
-  progress(`${name}: ${SMALL} requests`);
-  const small = await instructions(server, SMALL);
-  progress(`${name}: ${LARGE} requests`);
-  const large = await instructions(server, LARGE);
+async function perRequest(name, server, path = '/', status = 200) {
+  progress(`${name}: ${SMALL} requests to ${path}`);
+  const small = await instructions(server, SMALL, path, status);
+  progress(`${name}: ${LARGE} requests to ${path}`);
+  const large = await instructions(server, LARGE, path, status);
   return { perRequest: (large.total - small.total) / (LARGE - SMALL), body: large.body };
 }
 
-const results = { ours: await perRequest('ours', ours('../dist/server.js')) };
-// The bare handler writes our exact bytes.
-results.bare = await perRequest('bare', { script: 'servers/bare.mjs', env: { BODY: results.ours.body } });
-if (process.env.BEFORE) results.before = await perRequest('before', ours(process.env.BEFORE));
+/** Table rows: each server's count and `peer ÷ this`. */
+const rowsAgainst = (results, peer) =>
+  Object.entries(results).map(([name, r]) => `| ${name} | ${Math.round(r.perRequest).toLocaleString('en')} | ${(results[peer].perRequest / r.perRequest).toFixed(3)} |`);
+const runLine = (what) =>
+  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} ${what}) over 8 keep-alive connections`;
+const ONLY = process.env.ONLY;
+
+if (ONLY !== 'flood') {
+  const results = { ours: await perRequest('ours', ours('../dist/server.js')) };
+  // The bare handler writes our exact bytes.
+  results.bare = await perRequest('bare', { script: 'servers/bare.mjs', env: { BODY: results.ours.body } });
+  if (process.env.BEFORE) results.before = await perRequest('before', ours(process.env.BEFORE));
+  reportGet(rowsAgainst(results, 'bare'));
+}
+if (ONLY !== 'get') {
+  const results = { ours: await perRequest('ours', ours('../dist/server.js'), '/flood-path', 404) };
+  results['fastify+pino'] = await perRequest('fastify+pino', { script: 'servers/fastify-404.mjs', env: { LOG_FILE: join(work, 'pino.log') } }, '/flood-path', 404);
+  if (process.env.BEFORE) results.before = await perRequest('before', ours(process.env.BEFORE), '/flood-path', 404);
+  reportFlood(rowsAgainst(results, 'fastify+pino'));
+}
 rmSync(work, { recursive: true, force: true });
 
-const rows = Object.entries(results).map(
-  ([name, r]) => `| ${name} | ${Math.round(r.perRequest).toLocaleString('en')} | ${(results.bare.perRequest / r.perRequest).toFixed(3)} |`,
-);
-report(
-  '## GET / in instructions',
-  [
-    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} requests) over 8 keep-alive connections`,
-    '',
-    '| server | instructions per request | bare ÷ this |',
-    '|---|---:|---:|',
-    ...rows,
-  ].join('\n'),
-  `User-space machine instructions of the server process per \`GET /\` (JSON), from the difference of two
+function reportGet(rows) {
+  report(
+    '## GET / in instructions',
+    [
+      runLine('requests'),
+      '',
+      '| server | instructions per request | bare ÷ this |',
+      '|---|---:|---:|',
+      ...rows,
+    ].join('\n'),
+    `User-space machine instructions of the server process per \`GET /\` (JSON), from the difference of two
 runs under valgrind's callgrind (${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} requests) so that start-up, warm-up and
 JIT compiling cancel out; V8 runs single-threaded under valgrind. Unlike CPU time, the count does
 not move with the machine's speed mode, so small changes to the hot path show; the kernel's share
 (the socket writes, about 40 % of the CPU time) is not in it, which is why "bare ÷ this" here is
 lower than the same ratio by CPU time would be for the same code. Reproduce:
 \`cd bench && npm run bench:instructions\` (needs valgrind).`,
-);
+  );
+}
+
+function reportFlood(rows) {
+  report(
+    '## 404 flood in instructions',
+    [runLine('unrouted requests, each logged'), '', '| server | instructions per 404 | fastify+pino ÷ this |', '|---|---:|---:|', ...rows].join('\n'),
+    `User-space machine instructions of the server process per 404 of the flood (\`GET /flood-path\`,
+one log line each: ours through its daily file sink, fastify through pino's asynchronous
+destination), counted as for \`GET /\` above. The kernel's share is not in it, and there the two
+differ most (pino writes its file more often than our sink, which gathers lines for 20 ms), so
+this ratio is lower than the same ratio by CPU time. Reproduce: \`cd bench && ONLY=flood npm run
+bench:instructions\`.`,
+  );
+}

@@ -283,13 +283,10 @@ const expiresDate = createHttpDateFormatter();
  * fault such as an unwritable store must not be cached for a year), `x-robots-tag: none` on all.
  */
 export function problemHeaders(problem: Problem, now: number, notFoundCacheControl: string): HeaderList {
-  if (problem instanceof RouteNotFound) {
-    const maxAge = maxAgeOf(notFoundCacheControl);
-    const headers = ['x-robots-tag', 'none', 'cache-control', notFoundCacheControl];
-    if (maxAge !== undefined) headers.push('expires', expiresDate(now + maxAge * 1000));
-    return headers;
-  }
-  const headers = ['x-robots-tag', 'none', 'cache-control', 'no-cache, private'];
+  const notFound = problem instanceof RouteNotFound;
+  const headers = ['x-robots-tag', 'none', 'cache-control', notFound ? notFoundCacheControl : 'no-cache, private'];
+  const maxAge = notFound ? maxAgeOf(notFoundCacheControl) : undefined;
+  if (maxAge !== undefined) headers.push('expires', expiresDate(now + maxAge * 1000));
   for (const name in problem.headers) headers.push(name, problem.headers[name]!);
   return headers;
 }

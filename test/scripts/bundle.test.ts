@@ -155,16 +155,20 @@ describe('the bundle step', () => {
   cpSync(plain, bundled, { recursive: true });
   const { files, modules } = bundle(PROGRAM);
   writeTree(bundled, files);
+  /** What the program prints while it starts: its static imports run, then its own code. */
+  const STARTING = [
+    'run shared',
+    'run a',
+    'run late',
+    'run side, late is a function',
+    'run server A 4 server.js function function',
+    'template kept true',
+    'resolve true',
+  ];
 
   it('runs the modules in the order and with the values ES modules give, one instance each, an error thrown once and kept', () => {
     const expected = [
-      'run shared',
-      'run a',
-      'run late',
-      'run side, late is a function',
-      'run server A 4 server.js function function',
-      'template kept true',
-      'resolve true',
+      ...STARTING,
       'run lazy/one',
       'lazy one 2',
       'same instance true',
@@ -187,15 +191,7 @@ describe('the bundle step', () => {
     const startOnly = join(root, 'start-only');
     cpSync(bundled, startOnly, { recursive: true });
     rmSync(join(startOnly, 'bundle-lazy.js'));
-    assert.deepEqual(run(startOnly, ['server.js']), [
-      'run shared',
-      'run a',
-      'run late',
-      'run side, late is a function',
-      'run server A 4 server.js function function',
-      'template kept true',
-      'resolve true',
-    ]);
+    assert.deepEqual(run(startOnly, ['server.js']), STARTING);
   });
 
   it('gives each entry a facade with the entry\'s exports, the lazy chunk imported when the entry needs it', () => {
@@ -209,13 +205,7 @@ describe('the bundle step', () => {
     assert.match(files.get('index.js') ?? '', /^import "\.\/bundle-lazy\.js";$/m);
     const script = "import('./index.js').then((m) => console.log(Object.keys(m).join(','), m.VALUE, m.sharedAgain, m.name))";
     const expected = [
-      'run shared',
-      'run a',
-      'run late',
-      'run side, late is a function',
-      'run server A 4 server.js function function',
-      'template kept true',
-      'resolve true',
+      ...STARTING,
       'run lazy/one',
       'VALUE,name,sharedAgain 42 S one',
     ];

@@ -188,4 +188,23 @@ describe('a pipelined request with Expect: 100-continue (found by the fuzz tier)
       assert.match(Buffer.from(second.slice(headEnd), 'latin1').toString('utf8'), body);
     });
   }
+
+  it('frames 100 such requests pipelined in one packet: each answer a 100, a head, exactly its body', async () => {
+    const one = 'GET / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n';
+    const c = await converse(service.url, `${one.repeat(99)}${one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`);
+    await c.closed;
+    let rest = Buffer.from(c.received(), 'latin1');
+    let answers = 0;
+    while (rest.length > 0) {
+      const text = rest.toString('latin1');
+      assert.ok(text.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n'), `answer ${answers + 1}: ${JSON.stringify(text.slice(0, 80))}`);
+      const headStart = 'HTTP/1.1 100 Continue\r\n\r\n'.length;
+      const headEnd = text.indexOf('\r\n\r\n', headStart) + 4;
+      const length = Number(headerOf(text.slice(headStart, headEnd), 'content-length'));
+      assert.match(text.slice(headEnd, headEnd + 15), /^<!DOCTYPE html>/);
+      rest = rest.subarray(headEnd + length);
+      answers++;
+    }
+    assert.equal(answers, 100);
+  });
 });

@@ -8,12 +8,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSeconds, load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
+import { SECRETS, cpuSeconds, load, machine, median, peakRssMiB, rssMiB, startChild } from './lib/measure.mjs';
 import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
-const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
 const work = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const BEFORE = process.env.BEFORE;
 const service = (script) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`) });

@@ -4,12 +4,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, machine, median, peakRssMiB, startChild } from './lib/measure.mjs';
+import { SECRETS, load, machine, median, peakRssMiB, startChild } from './lib/measure.mjs';
 import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
-const SECRETS = { APP_ID: 'b', APP_KEY: 'b', ACCESS_TOKEN: 'b', APP_SECRET: 'b', JWT_PASSPHRASE: 'b', BROKER_PASSWORD: 'b' };
 const accept = { accept: 'application/json' };
 
 const results = { file: [], none: [] };

@@ -18,7 +18,7 @@ import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, median, peakRssMiB, startChild } from './lib/measure.mjs';
+import { SECRETS, cpuSeconds, median, peakRssMiB, startChild } from './lib/measure.mjs';
 import { writeResultsSection } from './lib/results.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -29,7 +29,6 @@ const FILES = [
 ];
 const BIG = { name: 'big.bin', size: 256 * 1024 * 1024 };
 const CONNECTIONS = 16;
-const SECRETS = { APP_ID: 'bench', APP_KEY: 'bench', ACCESS_TOKEN: 'bench', APP_SECRET: 'bench', JWT_PASSPHRASE: 'bench', BROKER_PASSWORD: 'bench' };
 
 if (process.argv[2] === 'serve') {
   await serve(process.argv[3], process.argv[4]);

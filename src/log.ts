@@ -63,12 +63,16 @@ const LOW_ESCAPES: readonly string[] = Array.from({ length: 0xa0 }, (_, code) =>
 
 const escapeOf = (code: number) => LOW_ESCAPES[code] ?? hexEscape(code);
 
+/** Any character isControl accepts: most messages have none, and one native scan says so. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /**
  * Escapes CR, LF, ESC and every other control character so an entry stays on one line; U+FFFD
  * and every other printable character pass unchanged. Linear: runs of plain text are appended
  * as slices (V8 joins appended strings lazily, so appends cost no copy each).
  */
 export function escapeControl(message: string): string {
+  if (!CONTROL.test(message)) return message;
   let out = '';
   let from = 0;
   for (let i = 0; i < message.length; i++) {
@@ -135,7 +139,9 @@ function fitMessage(message: string, room: number): string {
  */
 export function formatLine(timestamp: string, channel: string, level: LogLevel, message: string): string {
   const head = `${timestamp} ${channel}.${level}: `;
-  return `${head}${fitMessage(message, MAX_LINE_BYTES - Buffer.byteLength(head) - 1)}\n`;
+  // Every code unit is at most 3 bytes, and escapes to at most 6: most lines need no measuring.
+  const fits = head.length * 3 + message.length * 6 + 1 <= MAX_LINE_BYTES;
+  return `${head}${fits ? escapeControl(message) : fitMessage(message, MAX_LINE_BYTES - Buffer.byteLength(head) - 1)}\n`;
 }
 
 /** Timestamps for a flood of lines: formatted once a second. */

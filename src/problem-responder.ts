@@ -17,6 +17,7 @@ import {
   renderProblem,
   type Problem,
   type ProblemDocument,
+  type ProblemPageContext,
 } from './problem.js';
 import { createSecretMasker, secretValuesOf } from './secrets.js';
 
@@ -29,6 +30,9 @@ export interface ProblemResponderOptions {
 
 /** Answers `problem` for a request whose matched route (if any) was `routeId`. */
 export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, problem: Problem, routeId: string | undefined) => void;
+
+/** Outside debug a problem page shows nothing of the request: nothing of it is read or masked. */
+const PLAIN_PAGE: ProblemPageContext = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
 
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
@@ -81,15 +85,10 @@ export function createProblemResponder({ config, logger, observer, representatio
       res.destroy();
       return;
     }
-    const { contentType, body } = renderProblem(doc, representationFor(ctx), {
-      debug: config.debug,
-      method: ctx.method,
-      target: mask(ctx.target),
-      clientIp: ctx.clientIp,
-      profilerLink: links?.profile,
-      stack,
-      sourceLink: links?.source,
-    });
+    const page: ProblemPageContext = config.debug
+      ? { debug: true, method: ctx.method, target: mask(ctx.target), clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
+      : PLAIN_PAGE;
+    const { contentType, body } = renderProblem(doc, representationFor(ctx), page);
     const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
     headers.push('content-type', contentType, 'vary', 'Accept');
     sendBody(res, problem.status, headers, body, ctx.receivedAt);

@@ -194,10 +194,16 @@ const GENERIC_DETAIL = 'The server could not answer this request.';
  */
 export function problemType(problemBaseUrl: string, rawPath: string): string {
   // The parent is what lies between the last two slashes (none before a first one).
-  const last = rawPath.lastIndexOf('/');
-  const before = last <= 0 ? -1 : rawPath.lastIndexOf('/', last - 1);
+  const last = lastSlashBefore(rawPath, rawPath.length);
+  const before = last <= 0 ? -1 : lastSlashBefore(rawPath, last);
   const parent = before < 0 ? '' : rawPath.slice(before + 1, last);
   return parent === '' ? 'about:blank' : problemBaseUrl + encodeSegment(parent);
+}
+
+/** Where the last `/` before `end` is, -1 if none (`lastIndexOf` is a call into the runtime in V8). */
+function lastSlashBefore(text: string, end: number): number {
+  for (let i = end - 1; i >= 0; i--) if (text.charCodeAt(i) === 0x2f) return i;
+  return -1;
 }
 
 /** Keeps a raw segment a valid URI segment: characters outside RFC 3986 pchar are encoded. */
@@ -216,7 +222,7 @@ export function buildProblemDocument(problem: Problem, problemBaseUrl: string, r
     detail: hideDetail ? GENERIC_DETAIL : problem.message,
     instance: rawPath,
   };
-  return Object.keys(problem.extensions).length === 0 ? doc : { ...doc, ...problem.extensions };
+  return problem.extensions === NO_EXTENSIONS ? doc : { ...doc, ...problem.extensions };
 }
 
 /** What the HTML page may show about the request (dev only). */
@@ -240,9 +246,29 @@ export function renderProblem(doc: ProblemDocument, representation: Representati
   return { contentType: 'text/html; charset=UTF-8', body: renderProblemHtml(doc, page) };
 }
 
+/**
+ * Outside debug a problem page shows only its status and title, so each is built once: a flood
+ * of 404s sends the same page again and again. Keyed by status, checked by title (a masked
+ * title differs); at most one entry per status code.
+ */
+const plainPages = new Map<number, { readonly title: string; readonly html: string }>();
+
+function plainProblemPage(status: number, title: string): string {
+  const known = plainPages.get(status);
+  if (known?.title === title) return known.html;
+  const html = renderPage(`${status} ${title}`, problemHeading(status, title));
+  if (plainPages.size < MAX_PLAIN_PAGES) plainPages.set(status, { title, html });
+  return html;
+}
+
+/** More than every status a problem can carry: the bound is only a guard. */
+const MAX_PLAIN_PAGES = 100;
+
+const problemHeading = (status: number, title: string) => `<p class="status">${status}</p><h1>${escapeHtml(title)}</h1>`;
+
 function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): string {
-  const heading = `<p class="status">${doc.status}</p><h1>${escapeHtml(doc.title)}</h1>`;
-  if (!page.debug) return renderPage(`${doc.status} ${doc.title}`, heading);
+  if (!page.debug) return plainProblemPage(doc.status, doc.title);
+  const heading = problemHeading(doc.status, doc.title);
   const profiler = page.profilerLink
     ? `<p><a href="${escapeHtml(page.profilerLink)}">Open the profile of this request</a></p>`
     : '';
@@ -263,15 +289,16 @@ function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): stri
   return renderPage(`${doc.status} ${doc.title}`, body);
 }
 
-const maxAges = new Map<string, number | undefined>();
+/** The last Cache-Control value parsed (the configured one, in practice) and its max-age. */
+let lastMaxAge: { cacheControl: string; seconds: number | undefined } = { cacheControl: '', seconds: undefined };
 
-/** The max-age of a Cache-Control value in seconds, parsed once per value. */
+/** The max-age of a Cache-Control value in seconds; a repeated value is not parsed again. */
 function maxAgeOf(cacheControl: string): number | undefined {
-  if (!maxAges.has(cacheControl)) {
+  if (cacheControl !== lastMaxAge.cacheControl) {
     const match = /(?:^|[,\s])max-age=(\d+)/.exec(cacheControl);
-    maxAges.set(cacheControl, match ? Number(match[1]) : undefined);
+    lastMaxAge = { cacheControl, seconds: match ? Number(match[1]) : undefined };
   }
-  return maxAges.get(cacheControl);
+  return lastMaxAge.seconds;
 }
 
 /** Expires dates, formatted once per second like Date. */

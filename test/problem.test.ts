@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InternalError, InvalidHost, MethodNotAllowed, Problem, RouteNotFound, buildProblemDocument, problemHeaders, problemType } from '../src/problem.js';
+import { InternalError, InvalidHost, MethodNotAllowed, Problem, RouteNotFound, buildProblemDocument, problemHeaders, problemType, renderProblem } from '../src/problem.js';
 
 const BASE = 'https://api.example.com/problem/';
 
@@ -43,6 +43,25 @@ describe('problem documents', () => {
   });
   it('adds the referer only when it is non-empty', () => {
     assert.equal(new RouteNotFound('GET', '/x', '').message, 'No route found for "GET /x"');
+  });
+});
+
+describe('the HTML page outside debug', () => {
+  const plain = { debug: false, method: 'GET', target: '/x', clientIp: '127.0.0.1', profilerLink: undefined, stack: undefined };
+  const doc = (status: number, title: string) => ({ type: 'about:blank', title, status, detail: 'No route found for "GET /x"', instance: '/x' });
+
+  it('shows status and title only, the same page each time, and another title its own page', () => {
+    const page = renderProblem(doc(404, 'Not Found'), 'html', plain);
+    assert.equal(page.contentType, 'text/html; charset=UTF-8');
+    assert.match(page.body, /<title>404 Not Found<\/title>/);
+    assert.match(page.body, /<main><p class="status">404<\/p><h1>Not Found<\/h1><\/main>/);
+    assert.ok(!page.body.includes('GET /x') && !page.body.includes('127.0.0.1'));
+    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain).body, page.body);
+    // A title with a secret masked in it is a title of its own, and then the usual one again.
+    assert.match(renderProblem(doc(404, 'Not ******'), 'html', plain).body, /<h1>Not \*{6}<\/h1>/);
+    assert.match(renderProblem(doc(404, 'Not <Found>'), 'html', plain).body, /<h1>Not &lt;Found&gt;<\/h1>/);
+    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain).body, page.body);
+    assert.match(renderProblem(doc(405, 'Method Not Allowed'), 'html', plain).body, /<title>405 Method Not Allowed<\/title>/);
   });
 });
 

@@ -77,9 +77,21 @@ function hasNoContent(status: number): boolean {
  */
 export function sendBody(res: ServerResponse, status: number, headers: HeaderList, body: string | Uint8Array, now: number): void {
   if (hasName(headers, 'expires')) headers.push('date', httpDate(now));
-  if (!hasNoContent(status)) headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+  if (!hasNoContent(status)) headers.push('content-length', contentLengthOf(body));
   const withBody = writeFramedHead(res, status, headers);
   res.end(withBody && !hasNoContent(status) ? body : undefined);
+}
+
+/**
+ * The last string body measured and its Content-Length: a flood is answered with the same page
+ * again and again, and measuring UTF-8 walks the whole text. One entry, so nothing grows.
+ */
+let measured = { body: '', length: '0' };
+
+function contentLengthOf(body: string | Uint8Array): string {
+  if (typeof body !== 'string') return String(body.byteLength);
+  if (body !== measured.body) measured = { body, length: String(Buffer.byteLength(body)) };
+  return measured.length;
 }
 
 function hasName(headers: Readonly<HeaderList>, name: string): boolean {

@@ -38,23 +38,24 @@ export function createProblemResponder({ config, logger, observer, representatio
   const mask = createSecretMasker(config);
   const hasSecrets = secretValuesOf(config).length > 0;
 
-  /** Writes a log line with secrets masked, and tells the observer. */
-  function log(ctx: RequestContext, channel: string, level: LogLevel, message: string): void {
-    const line = mask(message);
+  /** Writes a log line whose secrets are masked already, and tells the observer. */
+  function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
     logger.log(channel, level, line);
     observer?.logged(ctx, channel, level, line);
   }
 
-  function logProblem(ctx: RequestContext, problem: Problem, type: string, cause: unknown): void {
+  /** The `request.*` line and, for a typed problem, the incident line; `doc` is masked already. */
+  function logProblem(ctx: RequestContext, problem: Problem, doc: ProblemDocument, cause: unknown): void {
     if (problem instanceof InternalError) {
       const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
       const name = cause instanceof Error ? cause.name : 'Error';
-      log(ctx, 'request', 'CRITICAL', `Uncaught ${name}: "${problem.message}"${stack}`);
+      writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
     } else {
-      log(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', problem.message);
+      // Any other problem's detail is its message, masked with the document.
+      writeLine(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', doc.detail);
     }
-    if (type !== 'about:blank') {
-      log(ctx, 'app', 'ERROR', `Incident: - Type: ${type} - Cause: ${problem.status} - Title: ${problem.title}`);
+    if (doc.type !== 'about:blank') {
+      writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problem.title}`));
     }
   }
 
@@ -79,7 +80,7 @@ export function createProblemResponder({ config, logger, observer, representatio
     const links = config.debug ? observer?.pageLinks(ctx) : undefined;
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
-    logProblem(ctx, problem, doc.type, cause);
+    logProblem(ctx, problem, doc, cause);
     observer?.problem(ctx, doc, stack);
     if (res.headersSent) {
       res.destroy();

@@ -28,25 +28,15 @@ export function maskText(text: string, secretValues: readonly string[]): string 
 
 /**
  * A function that masks the config's secrets in a text; the identity when none is set. Most
- * texts hold no secret: a text shorter than every secret is left at once, one scan for any of
- * them (a regular expression of the values as literals) answers for the others, and the text
- * asked last (a problem's detail is also its log line) is answered again without a scan.
+ * texts hold no secret: a text shorter than every secret is left at once, and one scan for any
+ * of them (a regular expression of the values as literals) answers for the others.
  */
 export function createSecretMasker(config: Config): (text: string) => string {
   const values = secretValuesOf(config);
   if (values.length === 0) return (text) => text;
   const shortest = values[values.length - 1]!.length;
   const anySecret = new RegExp(values.map(escapeRegExp).join('|'));
-  let lastText = '';
-  let lastMasked = '';
-  return (text) => {
-    if (text.length < shortest) return text;
-    if (text !== lastText) {
-      lastMasked = anySecret.test(text) ? maskText(text, values) : text;
-      lastText = text;
-    }
-    return lastMasked;
-  };
+  return (text) => (text.length >= shortest && anySecret.test(text) ? maskText(text, values) : text);
 }
 
 /** `text` as a regular expression that matches exactly it. */

@@ -49,11 +49,15 @@ writes its own line format through the daily file sink; fastify + pino writes pi
 through \`pino.destination({ sync: false })\`. Goals: GET / at least 0.95 × bare by server CPU per
 request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start (process start
 to the first 200 on \`GET /\`) at most 1.3 × bare; RSS after that first request at most 1.15 × bare,
-after 10,000 requests at most 1.3 × bare. "before" (when present) is an older build of ours, given
+after 10,000 requests at most 1.3 × bare. Ratios are medians of the per-round ratios (the servers
+of a round run one after another, so each ratio sees the machine in one speed mode); cold start
+and RSS ratios are of the medians. "before" (when present) is an older build of ours, given
 as \`BEFORE=<its dist/server.js>\`. Reproduce: \`cd bench && npm run bench:http\`.`;
 
 const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s, autocannon, 32 connections`];
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
+/** The median of the per-round ratios a[i] ÷ b[i]: within a round the machine is in one mode. */
+const pairedRatio = (a, b) => median(a.map((x, i) => x / b[i]));
 
 // GET / (prod, JSON)
 /** Requests/s and the server's CPU time per request (µs), steadier than req/s on a shared machine. */
@@ -78,7 +82,8 @@ const c = Object.fromEntries(Object.entries(cpuRoot).map(([k, v]) => [k, median(
 lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) |', '|---|---:|---|---:|---:|---:|');
 for (const name of rootNames) {
   const self = name === 'ours';
-  lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${self ? '' : (m.ours / m[name]).toFixed(2)} | ${c[name].toFixed(1)} | ${self ? '' : (c[name] / c.ours).toFixed(2)} |`);
+  const ratios = self ? ['', ''] : [pairedRatio(getRoot.ours, getRoot[name]).toFixed(2), pairedRatio(cpuRoot[name], cpuRoot.ours).toFixed(2)];
+  lines.push(`| ${name} | ${m[name].toFixed(0)} | ${fmt(getRoot[name])} | ${ratios[0]} | ${c[name].toFixed(1)} | ${ratios[1]} |`);
 }
 
 // 404 flood with a log line per request
@@ -106,12 +111,14 @@ const fc = { ours: median(cpuFlood.ours), peer: median(cpuFlood['fastify+pino'])
 lines.push('', '| 404 flood, one log line per request to a file | req/s (median) | rounds | server CPU µs/request (median) |', '|---|---:|---|---:|');
 lines.push(`| ours (daily file sink) | ${f.ours.toFixed(0)} | ${fmt(flood.ours)} | ${fc.ours.toFixed(1)} |`);
 lines.push(`| fastify + pino (async destination) | ${f.peer.toFixed(0)} | ${fmt(flood['fastify+pino'])} | ${fc.peer.toFixed(1)} |`);
-lines.push(`| ratio ours ÷ fastify+pino | ${(f.ours / f.peer).toFixed(2)} | lines lost by ours: ${lost} | fastify+pino ÷ ours: ${(fc.peer / fc.ours).toFixed(2)} |`);
+const peerRps = flood['fastify+pino'];
+const peerCpu = cpuFlood['fastify+pino'];
+lines.push(`| ratio ours ÷ fastify+pino | ${pairedRatio(flood.ours, peerRps).toFixed(2)} | lines lost by ours: ${lost} | fastify+pino ÷ ours: ${pairedRatio(peerCpu, cpuFlood.ours).toFixed(2)} |`);
 if (BEFORE) {
   const fb = median(flood.before);
   const fcb = median(cpuFlood.before);
   lines.push(`| before (older build of ours) | ${fb.toFixed(0)} | ${fmt(flood.before)} | ${fcb.toFixed(1)} |`);
-  lines.push(`| ratio before ÷ fastify+pino | ${(fb / f.peer).toFixed(2)} | | fastify+pino ÷ before: ${(fc.peer / fcb).toFixed(2)} |`);
+  lines.push(`| ratio before ÷ fastify+pino | ${pairedRatio(flood.before, peerRps).toFixed(2)} | | fastify+pino ÷ before: ${pairedRatio(peerCpu, cpuFlood.before).toFixed(2)} |`);
 }
 
 // Cold start and memory, the peers interleaved round by round

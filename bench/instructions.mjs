@@ -69,7 +69,7 @@ async function instructions({ script, env }, count, path, status, headers) {
   return { total: Number(summary), body };
 }
 
-/** `GET /` asks for JSON; the flood sends no Accept, as autocannon in bench:http does (our 404 is then HTML). */
+/** Every request asks for JSON, as autocannon does in bench:http. */
 const JSON_ACCEPT = { accept: 'application/json' };
 
 async function perRequest(name, server, path = '/', status = 200, headers = JSON_ACCEPT) {
@@ -95,7 +95,7 @@ if (ONLY !== 'flood') {
   reportGet(rowsAgainst(results, 'bare'));
 }
 if (ONLY !== 'get') {
-  const flood = (name, server) => perRequest(name, server, '/flood-path', 404, {});
+  const flood = (name, server) => perRequest(name, server, '/flood-path', 404);
   const results = { ours: await flood('ours', ours('../dist/server.js')) };
   results['fastify+pino'] = await flood('fastify+pino', { script: 'servers/fastify-404.mjs', env: { LOG_FILE: join(work, 'pino.log') } });
   if (process.env.BEFORE) results.before = await flood('before', ours(process.env.BEFORE));
@@ -128,11 +128,11 @@ function reportFlood(rows) {
     '## 404 flood in instructions',
     [runLine('unrouted requests, each logged'), '', '| server | instructions per 404 | fastify+pino ÷ this |', '|---|---:|---:|', ...rows].join('\n'),
     `User-space machine instructions of the server process per 404 of the flood (\`GET /flood-path\`
-with no Accept header, as autocannon sends it, so ours answers its HTML page; one log line each:
-ours through its daily file sink, fastify through pino's asynchronous destination; our six secret
-settings as long as real ones, so masking runs), counted as for \`GET /\` above. The kernel's
-share is not in it, and there the two differ most (pino writes its file more often than our sink,
-which gathers lines for 20 ms), so this ratio is lower than the same ratio by CPU time. Reproduce: \`cd bench && ONLY=flood npm run
+asking for JSON, as in bench:http; one log line each: ours through its daily file sink, fastify
+through pino's asynchronous destination; our six secret settings as long as real ones, so masking
+runs), counted as for \`GET /\` above. The kernel's share is not in it, and there the two differ
+most (pino writes its file more often than our sink, which gathers lines for 20 ms), so this ratio
+is lower than the same ratio by CPU time. Reproduce: \`cd bench && ONLY=flood npm run
 bench:instructions\`.`,
   );
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds dist/ (the project's TypeScript, then the bundle step) when it is missing or older than
-// src/ (in a checkout; an installed package has no src/ and ships dist/).
+// what it is built from: src/, the bundle step, the TypeScript settings (in a checkout; an
+// installed package has no src/ and ships dist/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,21 +9,30 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function newestMtime(dir) {
+/** What the build reads: anything newer here than the newest file in dist/ makes dist/ stale. */
+const BUILD_INPUTS = ['src', 'scripts/bundle.mjs', 'scripts/bundle', 'tsconfig.json', 'tsconfig.build.json'];
+
+/** The newest modification time of a file, or of any file under a directory (0 if missing). */
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
+}
+
+/** Whether `dir`'s dist/ is missing an entry or chunk, or older than what it is built from. */
+export function isStale(dir) {
+  const dist = join(dir, 'dist');
+  if (!['server.js', 'bundle.js', 'bundle-lazy.js'].every((file) => existsSync(join(dist, file)))) return true;
+  return Math.max(...BUILD_INPUTS.map((input) => newestMtime(join(dir, input)))) > newestMtime(dist);
 }
 
 export function buildIfNeeded() {
   const dist = join(root, 'dist');
   // An installed package ships dist/ and no src/: nothing to build.
-  if (!existsSync(join(root, 'src'))) return;
-  const stale = !existsSync(join(dist, 'server.js')) || newestMtime(join(root, 'src')) > newestMtime(dist);
-  if (!stale) return;
+  if (!existsSync(join(root, 'src')) || !isStale(root)) return;
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   for (const step of [[tsc, '-p', join(root, 'tsconfig.build.json')], [join(root, 'scripts', 'bundle.mjs'), dist]]) {
     const result = spawnSync(process.execPath, step, { stdio: 'inherit' });

@@ -242,8 +242,37 @@ export function renderProblem(doc: ProblemDocument, representation: Representati
   contentType: string;
   body: string;
 } {
-  if (representation === 'json') return { contentType: 'application/problem+json', body: JSON.stringify(doc) };
+  if (representation === 'json') return { contentType: 'application/problem+json', body: problemJson(doc) };
   return { contentType: 'text/html; charset=UTF-8', body: renderProblemHtml(doc, page) };
+}
+
+/** The last document written as JSON, and its text. */
+let lastJson: { readonly doc: ProblemDocument; readonly text: string } | undefined;
+
+/**
+ * A problem document as JSON. A client asking again and again for one missing URL (a favicon, a
+ * probe, a flood) gets the same document each time: the text of the last one is reused when
+ * every member is the same. Only documents of the five RFC 9457 members are compared.
+ */
+function problemJson(doc: ProblemDocument): string {
+  if (lastJson !== undefined && sameDocument(lastJson.doc, doc)) return lastJson.text;
+  const text = JSON.stringify(doc);
+  lastJson = { doc, text };
+  return text;
+}
+
+const RFC_MEMBERS = 5;
+
+function sameDocument(a: ProblemDocument, b: ProblemDocument): boolean {
+  return (
+    a.detail === b.detail &&
+    a.instance === b.instance &&
+    a.type === b.type &&
+    a.status === b.status &&
+    a.title === b.title &&
+    Object.keys(a).length === RFC_MEMBERS &&
+    Object.keys(b).length === RFC_MEMBERS
+  );
 }
 
 /**

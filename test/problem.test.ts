@@ -65,6 +65,24 @@ describe('the HTML page outside debug', () => {
   });
 });
 
+describe('the JSON document', () => {
+  const page = { debug: false, method: 'GET', target: '/x', clientIp: '127.0.0.1', profilerLink: undefined, stack: undefined };
+  const doc = (detail: string) => ({ type: 'about:blank', title: 'Not Found', status: 404, detail, instance: '/x' });
+  const json = (d: Record<string, unknown>) => JSON.parse(renderProblem(d as never, 'json', page).body) as Record<string, unknown>;
+
+  it('writes every member of each document, also one asked again or like the last but for one member', () => {
+    assert.deepEqual(json(doc('No route found for "GET /x"')), doc('No route found for "GET /x"'));
+    assert.deepEqual(json(doc('No route found for "GET /x"')), doc('No route found for "GET /x"'));
+    assert.deepEqual(json(doc('No route found for "GET /y"')), doc('No route found for "GET /y"'));
+    assert.deepEqual(json({ ...doc('No route found for "GET /y"'), status: 405 }), { ...doc('No route found for "GET /y"'), status: 405 });
+    // Extension members follow the five: a document with them is never taken for the last one.
+    const withExtensions = { ...doc('No route found for "GET /y"'), errors: ['title: required'] };
+    assert.deepEqual(json(withExtensions), withExtensions);
+    assert.deepEqual(json(doc('No route found for "GET /y"')), doc('No route found for "GET /y"'));
+    assert.equal(renderProblem(doc('x') as never, 'json', page).contentType, 'application/problem+json');
+  });
+});
+
 describe('problemHeaders', () => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
   it('gives a 404 the observed cache policy and expires a max-age later', () => {

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './http/html.js';
 import type { Representation } from './http/negotiation.js';
 import { createHttpDateFormatter, type HeaderList } from './http/response.js';
+import { rememberLast } from './util/remember-last.js';
 
 export type ProblemCode =
   | 'route_not_found'
@@ -246,33 +247,26 @@ export function renderProblem(doc: ProblemDocument, representation: Representati
   return { contentType: 'text/html; charset=UTF-8', body: renderProblemHtml(doc, page) };
 }
 
-/** The last document written as JSON, and its text. */
+/** The last document of the five RFC 9457 members alone written as JSON, and its text. */
 let lastJson: { readonly doc: ProblemDocument; readonly text: string } | undefined;
+
+const RFC_MEMBERS = 5;
 
 /**
  * A problem document as JSON. A client asking again and again for one missing URL (a favicon, a
  * probe, a flood) gets the same document each time: the text of the last one is reused when
- * every member is the same. Only documents of the five RFC 9457 members are compared.
+ * every member is the same. A document with extension members is always written afresh.
  */
 function problemJson(doc: ProblemDocument): string {
-  if (lastJson !== undefined && sameDocument(lastJson.doc, doc)) return lastJson.text;
+  if (Object.keys(doc).length !== RFC_MEMBERS) return JSON.stringify(doc);
+  if (lastJson !== undefined && sameMembers(lastJson.doc, doc)) return lastJson.text;
   const text = JSON.stringify(doc);
   lastJson = { doc, text };
   return text;
 }
 
-const RFC_MEMBERS = 5;
-
-function sameDocument(a: ProblemDocument, b: ProblemDocument): boolean {
-  return (
-    a.detail === b.detail &&
-    a.instance === b.instance &&
-    a.type === b.type &&
-    a.status === b.status &&
-    a.title === b.title &&
-    Object.keys(a).length === RFC_MEMBERS &&
-    Object.keys(b).length === RFC_MEMBERS
-  );
+function sameMembers(a: ProblemDocument, b: ProblemDocument): boolean {
+  return a.detail === b.detail && a.instance === b.instance && a.type === b.type && a.status === b.status && a.title === b.title;
 }
 
 /**
@@ -318,17 +312,11 @@ function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): stri
   return renderPage(`${doc.status} ${doc.title}`, body);
 }
 
-/** The last Cache-Control value parsed (the configured one, in practice) and its max-age. */
-let lastMaxAge: { cacheControl: string; seconds: number | undefined } = { cacheControl: '', seconds: undefined };
-
-/** The max-age of a Cache-Control value in seconds; a repeated value is not parsed again. */
-function maxAgeOf(cacheControl: string): number | undefined {
-  if (cacheControl !== lastMaxAge.cacheControl) {
-    const match = /(?:^|[,\s])max-age=(\d+)/.exec(cacheControl);
-    lastMaxAge = { cacheControl, seconds: match ? Number(match[1]) : undefined };
-  }
-  return lastMaxAge.seconds;
-}
+/** The max-age of a Cache-Control value in seconds; the configured value repeats, parsed once. */
+const maxAgeOf = rememberLast((cacheControl: string): number | undefined => {
+  const match = /(?:^|[,\s])max-age=(\d+)/.exec(cacheControl);
+  return match ? Number(match[1]) : undefined;
+});
 
 /** Expires dates, formatted once per second like Date. */
 const expiresDate = createHttpDateFormatter();

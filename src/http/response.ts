@@ -4,6 +4,7 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { formatOncePerSecond } from '../util/once-per-second.js';
+import { rememberLast } from '../util/remember-last.js';
 import { applyClosingRules } from './early-close.js';
 import { formatHttpDate } from './http-date.js';
 
@@ -82,17 +83,12 @@ export function sendBody(res: ServerResponse, status: number, headers: HeaderLis
   res.end(withBody && !hasNoContent(status) ? body : undefined);
 }
 
-/**
- * The last string body measured and its Content-Length: a flood is answered with the same page
- * again and again, and measuring UTF-8 walks the whole text. One entry, so nothing grows.
- */
-let measured = { body: '', length: '0' };
-
 function contentLengthOf(body: string | Uint8Array): string {
-  if (typeof body !== 'string') return String(body.byteLength);
-  if (body !== measured.body) measured = { body, length: String(Buffer.byteLength(body)) };
-  return measured.length;
+  return typeof body === 'string' ? textLength(body) : String(body.byteLength);
 }
+
+/** A flood is answered with the same page again and again, and measuring UTF-8 walks the text. */
+const textLength = rememberLast((text: string) => String(Buffer.byteLength(text)));
 
 function hasName(headers: Readonly<HeaderList>, name: string): boolean {
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return true;

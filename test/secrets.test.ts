@@ -26,6 +26,12 @@ describe('createSecretMasker', () => {
     assert.equal(mask('abcd'), '******');
     assert.equal(mask('x abcd'), 'x ******');
   });
+  it('scans a 16 KiB text of near-misses whole: unchanged, and masked where a secret ends it', () => {
+    const mask = createSecretMasker(testConfig({ APP_SECRET: `${'a'.repeat(29)}b`, APP_KEY: `${'a'.repeat(99)}g` }));
+    const nearMisses = 'a'.repeat(16_384);
+    assert.equal(mask(nearMisses), nearMisses);
+    assert.equal(mask(`${nearMisses}b`), `${'a'.repeat(16_384 - 29)}******`);
+  });
   it('is the identity without secrets', () => {
     const mask = createSecretMasker(testConfig());
     assert.equal(mask('nothing to hide'), 'nothing to hide');

@@ -17,9 +17,14 @@ export const SECRETS = {
   BROKER_PASSWORD: 'bench-broker-abcdef0123456789',
 };
 
-/** Starts `node [nodeArgs] <script> ...args`; resolves with its URL once it prints `listening on <url>`. */
-export function startChild(script, args = [], env = {}, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+/**
+ * Starts `node [nodeArgs] <script> ...args`; resolves with its URL once it prints `listening on <url>`.
+ * With `cpu`, the process is pinned to that core (taskset), apart from the load generator.
+ */
+export function startChild(script, args = [], env = {}, nodeArgs = [], { cpu } = {}) {
+  const command = [process.execPath, ...nodeArgs, script, ...args];
+  if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
+  const child = spawn(command[0], command.slice(1), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

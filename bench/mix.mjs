@@ -1,0 +1,128 @@
+// The realistic 404 mix (lib/mix.mjs: 4,000 distinct requests, scanner, crawler and browser paths,
+// five kinds of Accept, a Referer on a third, varied user agents) against ours, fastify + pino and
+// Hono + pino doing the same work (servers/peer-404.mjs), side by side, round by round. Each
+// server is pinned to core 0 and wrk to core 1, so the load generator is not the bottleneck and
+// does not share the server's core. Then p99 latency at a fixed rate, well below saturation.
+//   npm run bench:mix   (builds the service first)
+//   BEFORE=<an older build's dist/server.js> npm run bench:mix   (adds it, interleaved)
+//   ROUNDS=7 DURATION=5 RATE=2000 SEED=2026
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { requestMix, wrkScript } from './lib/mix.mjs';
+import { SECRETS, cpuSeconds, machine, median, startChild } from './lib/measure.mjs';
+import { report } from './lib/results.mjs';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const DURATION = Number(process.env.DURATION ?? 5);
+const RATE = Number(process.env.RATE ?? 2000);
+const SEED = Number(process.env.SEED ?? 2026);
+const CONNECTIONS = 32;
+const BEFORE = process.env.BEFORE;
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+
+const work = mkdtempSync(join(tmpdir(), 'bench-mix-'));
+const requests = requestMix(4000, SEED);
+const script = join(work, 'mix.lua');
+writeFileSync(script, wrkScript(requests));
+
+const ourEnv = (logDir) => ({ ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir });
+/** Our prod HTML 404 page, byte for byte, for the peers to send. */
+async function ourPage() {
+  const logDir = mkdtempSync(join(work, 'probe-'));
+  const probe = await startChild('../dist/server.js', [], ourEnv(logDir));
+  const page = await (await fetch(`${probe.url}/probe`)).text();
+  await probe.stop();
+  return page;
+}
+const PAGE_404 = await ourPage();
+
+const SERVERS = {
+  ours: (logDir) => startChild('../dist/server.js', [], ourEnv(logDir), [], { cpu: SERVER_CPU }),
+  ...(BEFORE ? { before: (logDir) => startChild(BEFORE, [], ourEnv(logDir), [], { cpu: SERVER_CPU }) } : {}),
+  'fastify+pino': (logDir) => startChild('servers/fastify-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
+  'hono+pino': (logDir) => startChild('servers/hono-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
+};
+const NAMES = Object.keys(SERVERS);
+
+/** One wrk run of the mix: requests/s, requests completed, p99 at saturation (ms). */
+function wrk(url, seconds) {
+  const out = execFileSync('taskset', ['-c', String(LOAD_CPU), 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const total = Number(/(\d+) requests in/.exec(out)[1]);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  if (errors) throw new Error(`wrk socket errors: ${errors}`);
+  return { rps, total };
+}
+
+/** Lines of the 404 (ours: `request.ERROR: No route found`; pino: the same message) in a directory. */
+function linesIn(dir) {
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.includes('No route found')).length)
+    .reduce((a, b) => a + b, 0);
+}
+
+const rps = Object.fromEntries(NAMES.map((n) => [n, []]));
+const cpu = Object.fromEntries(NAMES.map((n) => [n, []]));
+const lost = Object.fromEntries(NAMES.map((n) => [n, 0]));
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const name of NAMES) {
+    const logDir = mkdtempSync(join(work, 'log-'));
+    const server = await SERVERS[name](logDir);
+    const warm = wrk(server.url, 1);
+    const c0 = cpuSeconds(server.child.pid);
+    const r = wrk(server.url, DURATION);
+    const cpuUs = ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6;
+    await server.stop();
+    const missing = Math.max(0, warm.total + r.total - linesIn(logDir));
+    rmSync(logDir, { recursive: true, force: true });
+    if (round === 0) continue; // the first round warms the machine and the page cache
+    rps[name].push(r.rps);
+    cpu[name].push(cpuUs);
+    lost[name] += missing;
+  }
+}
+
+/** p99 latency (ms) at a fixed rate, the mix sent by autocannon from this process (core 1). */
+async function p99At(name) {
+  const logDir = mkdtempSync(join(work, 'log-'));
+  const server = await SERVERS[name](logDir);
+  const opts = { url: server.url, connections: 16, overallRate: RATE, requests: requests.map((r) => ({ method: 'GET', path: r.path, headers: r.headers })) };
+  await autocannon({ ...opts, duration: 1 });
+  const result = await autocannon({ ...opts, duration: DURATION });
+  await server.stop();
+  rmSync(logDir, { recursive: true, force: true });
+  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+}
+const latency = {};
+for (const name of NAMES) latency[name] = await p99At(name);
+
+const pairedRatio = (a, b) => median(a.map((x, i) => x / b[i]));
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
+const lines = [
+  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s; wrk, 1 thread, ${CONNECTIONS} connections, pinned to core ${LOAD_CPU}, each server pinned to core ${SERVER_CPU}; seed ${SEED}`,
+  '',
+  '| realistic 404 mix | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) | lines lost | p50 / p99 ms at ' + RATE + ' req/s |',
+  '|---|---:|---|---:|---:|---:|---:|---:|',
+];
+for (const name of NAMES) {
+  const self = name === 'ours';
+  const ratios = self ? ['', ''] : [pairedRatio(rps.ours, rps[name]).toFixed(2), pairedRatio(cpu[name], cpu.ours).toFixed(2)];
+  const l = latency[name];
+  lines.push(`| ${name} | ${median(rps[name]).toFixed(0)} | ${fmt(rps[name])} | ${ratios[0]} | ${median(cpu[name]).toFixed(1)} | ${ratios[1]} | ${lost[name]} | ${l.p50} / ${l.p99} |`);
+}
+const NOTES = `The mix: 4,000 distinct requests (lib/mix.mjs, deterministic for the seed): 35 % scanner probes
+(\`/wp-login.php\`, \`/.env\`…), 15 % crawler paths (\`/robots.txt\`, \`/favicon.ico\`…), 50 % browser
+paths (products, blog posts, searches), each distinct by an id or a query; five kinds of Accept
+(none, \`*/*\`, a browser's, \`application/json\`, axios'), a Referer on every third, ten user
+agents. Every server answers them as ours does in prod (our HTML page unless a JSON type is
+preferred, the problem document otherwise, the year-long cache headers) and writes the error
+line and, when the type is not \`about:blank\`, the incident line: ours through its daily file
+sink, the peers through pino's asynchronous destination. wrk sends the list in order (each run
+from a random offset). Ratios are medians of the per-round ratios; "lines lost" counts answered
+requests without their error line. Reproduce: \`cd bench && npm run bench:mix\`.`;
+rmSync(work, { recursive: true, force: true });
+report('## Realistic 404 mix', lines.join('\n'), NOTES);

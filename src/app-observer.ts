@@ -35,7 +35,10 @@ export interface AppObserver {
   routed(ctx: RequestContext, res: ServerResponse, controller: string | undefined): void;
   /** A log line of the request, as written (secrets masked). */
   logged(ctx: RequestContext, channel: string, level: LogLevel, message: string): void;
-  /** The request is answered with a problem: its document as sent, its stack in debug. */
+  /**
+   * The request is answered with a problem: its document with secrets masked in every string,
+   * nested members included (the answer itself echoes the client as it sent), its stack in debug.
+   */
   problem(ctx: RequestContext, doc: ProblemDocument, stack: string | undefined): void;
   /** What the dev error page of the request may link. */
   pageLinks(ctx: RequestContext): ProblemPageLinks;

@@ -16,6 +16,7 @@ import type { Logger } from './log.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './problem.js';
 import { createProblemResponder } from './problem-responder.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
+import { createSecretMasker } from './secrets.js';
 import { STATIC_METHODS, createStaticHandlerOnDemand } from './static/route.js';
 
 export type { Handler, HandlerMatch } from './http/handler.js';
@@ -39,6 +40,7 @@ export function createApp(options: AppOptions): RequestListener {
   const clock = options.clock ?? Date.now;
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
+  const maskSecrets = createSecretMasker(config);
   const inServiceZone = underNamespace(config.namespaces.service);
   const serveStatic = createStaticHandlerOnDemand({ publicDir: config.publicDir });
   const routes = compileRoutes<Handler>([
@@ -56,7 +58,7 @@ export function createApp(options: AppOptions): RequestListener {
       answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err), routeId);
     } catch (failure) {
       // Rendering the problem failed too: say so on stderr and drop the connection.
-      process.stderr.write(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}\n`);
+      process.stderr.write(maskSecrets(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}`) + '\n');
       res.destroy();
     }
   }

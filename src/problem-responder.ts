@@ -1,7 +1,11 @@
 /**
- * The one boundary that turns problems into responses and log lines: the document (secrets
- * masked), its representation, the observed headers, the `request.*` and incident lines, and
- * what an observer is told. Anything that is not a Problem arrives here as an InternalError.
+ * The one boundary that turns problems into responses and log lines: the document, its
+ * representation, the observed headers, the `request.*` and incident lines, and what an
+ * observer is told. Anything that is not a Problem arrives here as an InternalError.
+ *
+ * Secrets (SPEC 1): the answer echoes what the client sent as it sent it, so no answer changes
+ * when a guess of a secret is right; the log lines and what the observer (the dev profiler) is
+ * told are masked, for operators read them.
  */
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
@@ -14,12 +18,13 @@ import {
   InternalError,
   buildProblemDocument,
   problemHeaders,
+  problemVary,
   renderProblem,
   type Problem,
   type ProblemDocument,
   type ProblemPageContext,
 } from './problem.js';
-import { createSecretMasker, secretValuesOf } from './secrets.js';
+import { createSecretMasker, maskJsonValue, secretValuesOf } from './secrets.js';
 
 export interface ProblemResponderOptions {
   readonly config: Config;
@@ -31,12 +36,12 @@ export interface ProblemResponderOptions {
 /** Answers `problem` for a request whose matched route (if any) was `routeId`. */
 export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, problem: Problem, routeId: string | undefined) => void;
 
-/** Outside debug a problem page shows nothing of the request: nothing of it is read or masked. */
+/** Outside debug a problem page shows nothing of the request: nothing of it is read. */
 const PLAIN_PAGE: ProblemPageContext = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
 
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
-  const hasSecrets = secretValuesOf(config).length > 0;
+  const secretValues = secretValuesOf(config);
 
   /** Writes a log line whose secrets are masked already, and tells the observer. */
   function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
@@ -44,54 +49,46 @@ export function createProblemResponder({ config, logger, observer, representatio
     observer?.logged(ctx, channel, level, line);
   }
 
-  /** The `request.*` line and, for a typed problem, the incident line; `doc` is masked already. */
+  /** The `request.*` line and, for a typed problem, the incident line, secrets masked. */
   function logProblem(ctx: RequestContext, problem: Problem, doc: ProblemDocument, cause: unknown): void {
     if (problem instanceof InternalError) {
       const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
       const name = cause instanceof Error ? cause.name : 'Error';
       writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
     } else {
-      // Any other problem's detail is its message, masked with the document.
-      writeLine(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', doc.detail);
+      // Any other problem's detail is its message.
+      writeLine(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', mask(doc.detail));
     }
     if (doc.type !== 'about:blank') {
       writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problem.title}`));
     }
   }
 
-  /** The document with secret values masked in every text member. */
-  function maskDocument(doc: ProblemDocument): ProblemDocument {
-    if (!hasSecrets) return doc;
-    let masked: Record<string, unknown> | undefined;
-    for (const key in doc) {
-      const value = doc[key];
-      if (typeof value !== 'string') continue;
-      const text = mask(value);
-      if (text !== value) (masked ??= { ...doc })[key] = text;
-    }
-    return (masked as ProblemDocument | undefined) ?? doc;
-  }
 
   return (ctx, res, problem, routeId) => {
     const controller = controllerFor(routeId, problem);
     if (observer && controller !== routeId && !res.headersSent) observer.routed(ctx, res, controller);
-    const doc = maskDocument(buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug));
+    const built = buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug);
     const cause = problem instanceof InternalError ? problem.cause : undefined;
+    // An unexpected error's message (shown in debug only) is the service's own text, not the
+    // client's: masked, like its stack. Every other detail echoes the client as it sent.
+    const doc = problem instanceof InternalError && config.debug ? { ...built, detail: mask(built.detail) } : built;
     const links = config.debug ? observer?.pageLinks(ctx) : undefined;
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
     logProblem(ctx, problem, doc, cause);
-    observer?.problem(ctx, doc, stack);
+    observer?.problem(ctx, secretValues.length === 0 ? doc : (maskJsonValue(doc, secretValues) as ProblemDocument), stack);
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const page: ProblemPageContext = config.debug
-      ? { debug: true, method: ctx.method, target: mask(ctx.target), clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
+      ? { debug: true, method: ctx.method, target: ctx.target, clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
       : PLAIN_PAGE;
-    const { contentType, body } = renderProblem(doc, representationFor(ctx), page);
+    const representation = representationFor(ctx);
+    const { contentType, body } = renderProblem(doc, representation, page);
     const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
-    headers.push('content-type', contentType, 'vary', 'Accept');
+    headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   };
 }

@@ -312,6 +312,19 @@ function renderProblemHtml(doc: ProblemDocument, page: ProblemPageContext): stri
   return renderPage(`${doc.status} ${doc.title}`, body);
 }
 
+/**
+ * The request headers a problem answer depends on (RFC 9110 12.5.5), so a cache reuses it only
+ * for requests that would get the same bytes: the representation follows Accept; a "No route
+ * found" message carries the Referer (a shared cache must not hand one visitor's referring URL,
+ * query string included, to the next); a debug page shows the client's address and a link to
+ * its own profile, which no header names (`*`). The plain HTML page shows status and title only.
+ * Host is not listed: it is part of the target URI, the cache key (RFC 9110 7.2, RFC 9111 2).
+ */
+export function problemVary(problem: Problem, representation: Representation, debug: boolean): string {
+  if (representation === 'html') return debug ? '*' : 'Accept';
+  return problem instanceof RouteNotFound ? 'Accept, Referer' : 'Accept';
+}
+
 /** The max-age of a Cache-Control value in seconds; the configured value repeats, parsed once. */
 const maxAgeOf = rememberLast((cacheControl: string): number | undefined => {
   const match = /(?:^|[,\s])max-age=(\d+)/.exec(cacheControl);

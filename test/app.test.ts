@@ -179,6 +179,25 @@ describe('404 on every other path', () => {
     assert.equal(problemOf(res).detail, `No route found for "GET /robots.txt" (from "${ref}")`);
   });
 
+  it('lists Referer in Vary on a JSON 404, whose message carries the Referer, with or without one sent', async () => {
+    const ref = 'https://shop.example/account?email=a%40b.example&reset_token=t0k3n';
+    const withReferer = await send(service.url, 'GET', '/x', { ...JSON_ACCEPT, referer: ref });
+    assert.equal(problemOf(withReferer).detail, `No route found for "GET /x" (from "${ref}")`);
+    assert.equal(withReferer.headers['cache-control'], 'immutable, max-age=31536000, public');
+    assert.equal(withReferer.headers.vary, 'Accept, Referer');
+    const without = await send(service.url, 'GET', '/x', JSON_ACCEPT);
+    assert.equal(without.headers.vary, 'Accept, Referer');
+  });
+
+  it('keeps Vary: Accept on the plain HTML 404 and on a JSON 405, which never show the Referer', async () => {
+    const html = await send(service.url, 'GET', '/x', { referer: 'https://e.org/?token=t0k3n' });
+    assert.ok(!html.body.includes('t0k3n'), 'the plain page shows the Referer');
+    assert.equal(html.headers.vary, 'Accept');
+    const notAllowed = await send(service.url, 'PUT', '/', { ...JSON_ACCEPT, referer: 'https://e.org/' });
+    assert.equal(notAllowed.status, 405);
+    assert.equal(notAllowed.headers.vary, 'Accept');
+  });
+
   it('keeps quotes of a Referer verbatim in JSON', async () => {
     const ref = 'https://e.org/"quoted"';
     const res = await send(service.url, 'GET', '/x', { ...JSON_ACCEPT, referer: ref });
@@ -287,7 +306,7 @@ describe('negotiation of problem documents', () => {
       const res = await send(service.url, 'GET', '/x', accept === undefined ? {} : { accept });
       const wanted = expected === 'json' ? 'application/problem+json' : 'text/html; charset=UTF-8';
       assert.equal(res.headers['content-type'], wanted, `Accept: ${accept}`);
-      assert.equal(res.headers.vary, 'Accept');
+      assert.equal(res.headers.vary, expected === 'json' ? 'Accept, Referer' : 'Accept');
     });
   }
 
@@ -318,6 +337,8 @@ describe('the HTML error page', () => {
       'the escaped message is on the page',
     );
     assert.ok(res.body.includes('<dd>/x?a=%3Cb%3E</dd>'), 'the target is shown');
+    // The page shows the client's address and a link to this request's own profile: no header names them.
+    assert.equal(res.headers.vary, '*');
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSecretMasker, maskText, secretValuesOf } from '../src/secrets.js';
+import { createSecretMasker, maskJsonValue, maskText, secretValuesOf } from '../src/secrets.js';
 import { testConfig } from './helpers/service.js';
 
 describe('secretValuesOf', () => {
@@ -37,4 +37,68 @@ describe('createSecretMasker', () => {
     assert.equal(mask('nothing to hide'), 'nothing to hide');
   });
   it('maskText leaves text without a secret as it is', () => assert.equal(maskText('plain', ['secret-x']), 'plain'));
+});
+
+describe('maskText in every form a client can send', () => {
+  it('masks a secret sent percent-encoded, in either case of hex digit', () => {
+    const secrets = ['s3cr3t+/value=='];
+    assert.equal(maskText('/x/s3cr3t%2B%2Fvalue%3D%3D/y', secrets), '/x/******/y');
+    assert.equal(maskText('/x/s3cr3t%2b%2fvalue%3d%3d/y', secrets), '/x/******/y');
+  });
+  it('masks a secret sent form-encoded (+ for a space)', () => {
+    assert.equal(maskText('?p=br0ker+pass%2Fw0rd&q=1', ['br0ker pass/w0rd']), '?p=******&q=1');
+  });
+  it('masks a secret whose every byte is %XX, and any mix of raw and encoded bytes', () => {
+    const secrets = ['hunter22'];
+    assert.equal(maskText('/%68%75%6E%74%65%72%32%32', secrets), '/******');
+    assert.equal(maskText('/%68u%6et%65r2%32!', secrets), '/******!');
+  });
+  it('masks a non-ASCII secret sent as percent-encoded UTF-8', () => {
+    assert.equal(maskText('/contraseña/ and /contrase%C3%B1a/ and /contrase%c3%b1a', ['contraseña']), '/******/ and /******/ and /******');
+  });
+  it('masks a raw secret that holds a percent escape of its own, and that escape encoded again', () => {
+    assert.equal(maskText('/ab%41cd and /ab%2541cd', ['ab%41cd']), '/****** and /******');
+  });
+  it('leaves a text that only looks like an encoded secret unchanged', () => {
+    assert.equal(maskText('/hunter2%3 /%68%75%6E%74%65%72%32', ['hunter22']), '/hunter2%3 /%68%75%6E%74%65%72%32');
+  });
+  it('masks overlapping occurrences as one mask, leaving no part of a secret', () => {
+    assert.equal(maskText('xababab', ['abab']), 'x******');
+  });
+  it('masks a 1 MiB text of near-misses in every form whole (linear: a quadratic scan would not end)', () => {
+    const secret = `${'a'.repeat(2047)}b`;
+    const encoded = '%61'.repeat(350_000);
+    assert.equal(maskText(encoded, [secret]), encoded);
+    assert.equal(maskText(`${encoded}%62`, [secret]), `${'%61'.repeat(350_000 - 2047)}******`);
+    const raw = `${'a'.repeat(1 << 20)}b`;
+    assert.equal(maskText(raw, [secret, 'a b a b']), `${'a'.repeat((1 << 20) - 2047)}******`);
+  });
+});
+
+describe('maskJsonValue', () => {
+  it('masks every string of a document, member names and nested members included', () => {
+    const doc = {
+      detail: 'x hunter22',
+      status: 422,
+      errors: [{ pointer: '/hunter%32%32', reason: 'is not a known member' }, ['deep', { 'hunter22-key': 'hunter22' }]],
+      ok: true,
+      none: null,
+    };
+    assert.deepEqual(maskJsonValue(doc, ['hunter22']), {
+      detail: 'x ******',
+      status: 422,
+      errors: [{ pointer: '/******', reason: 'is not a known member' }, ['deep', { '******-key': '******' }]],
+      ok: true,
+      none: null,
+    });
+    assert.equal(doc.detail, 'x hunter22', 'the original was changed');
+  });
+  it('keeps a member named __proto__ a member, and walks 100,000 levels without overflowing the stack', () => {
+    const parsed = JSON.parse('{"__proto__": "hunter22"}') as object;
+    assert.deepEqual(Object.entries(maskJsonValue(parsed, ['hunter22']) as object), [['__proto__', '******']]);
+    const deep = JSON.parse(`${'['.repeat(100_000)}"hunter22"${']'.repeat(100_000)}`) as unknown;
+    let inner = maskJsonValue(deep, ['hunter22']);
+    for (let i = 0; i < 100_000; i++) inner = (inner as unknown[])[0];
+    assert.equal(inner, '******');
+  });
 });

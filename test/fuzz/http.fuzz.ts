@@ -64,7 +64,7 @@ async function runCase(service: FuzzService, fuzzCase: FuzzCase): Promise<void> 
   const text = fuzzCase.text.replaceAll(TOKEN_PLACEHOLDER, tokenFor(fuzzCase.index));
   const model = modelRequests(text);
   const exchange = await runExchange({ port: service.port, text, pieces: fuzzCase.pieces, pauseMs: fuzzCase.pauseMs, halfClose: fuzzCase.halfClose, model, deadlineMs: DEADLINE_MS });
-  const verdict = checkExchange(model, exchange, service.secrets);
+  const verdict = checkExchange(model, exchange, service.secrets, text);
   // A connection cut by the program's death says nothing of its own: give the exit a moment to show.
   if (verdict.violations.length > 0 && isAlive(service)) await sleep(200);
   if (!isAlive(service)) {

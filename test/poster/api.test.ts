@@ -133,6 +133,8 @@ describe('POST /api/posters', () => {
     assert.equal(schema.$id, `${api.url}/schema/1.0/poster.json`);
     assert.deepEqual(schema.required, ['title']);
     assert.equal(schema.properties.shapes.maxItems, 32);
+    // CSS's convention, as drawn (corner pixels in test/posterEncoder/draw/gradient.test.ts).
+    assert.match(schema.properties.background.properties.angle.description, /0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left/);
   });
 
   it('answers other methods with 405 and Allow: POST', async () => {

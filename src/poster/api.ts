@@ -112,7 +112,7 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     await limiter?.take(tokenSubject(claims));
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
-    if (!checked.ok) throw new InvalidPosterSpec(checked.problem, posterSchemaUrl(config, ctx.baseUrl));
+    if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
     const name = posterFileNameOf(checked.value);
     const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.value, name));
     const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;

@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
 import type { Handler } from '../http/handler.js';
+import { Unauthorized } from '../jwt.js';
 import type { Config } from '../config.js';
 import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from '../posterEncoder/poster.js';
 import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';
@@ -65,21 +66,28 @@ export interface PosterApiOptions {
   readonly config: Config;
   readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
   readonly pool: RenderPool;
+  /** The realm of the bearer challenge (RFC 6750 3), for the 401 of a token without a subject. */
+  readonly realm: string;
   /** Milliseconds since the epoch, for the rate limit's windows. */
   readonly clock?: () => number;
 }
 
 /**
- * Whose requests the rate limit counts: the token's `sub`, else the `username` claim that `jwt
- * token` writes; tokens with neither share one count.
+ * Whose requests the rate limit counts: the token's `sub` (a string, or a number as some issuers
+ * write it), else the `username` claim that `jwt token` writes; undefined when there is neither.
+ * Keyed by the claim's JSON, so `sub: 1`, `sub: "1"` and `username: "1"` are three subjects.
  */
-export function tokenSubject(claims: JWTPayload): string {
-  if (typeof claims.sub === 'string') return `sub:${claims.sub}`;
-  if (typeof claims.username === 'string') return `username:${claims.username}`;
-  return 'none';
+export function tokenSubject(claims: JWTPayload): string | undefined {
+  const sub: unknown = claims.sub;
+  if (typeof sub === 'string' || (typeof sub === 'number' && Number.isFinite(sub))) return `sub:${JSON.stringify(sub)}`;
+  if (typeof claims.username === 'string') return `username:${JSON.stringify(claims.username)}`;
+  return undefined;
 }
 
-export function posterApiRoute({ config, guard, pool, clock = Date.now }: PosterApiOptions): Route<Handler> {
+/** What a token without a subject is told when the rate limit, which counts per subject, is on. */
+export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
+
+export function posterApiRoute({ config, guard, pool, realm, clock = Date.now }: PosterApiOptions): Route<Handler> {
   const postersDir = join(config.publicDir, POSTERS_DIR);
   const usage = new PosterUsage(postersDir, config.posterMaxBytes);
   // The walk runs at start-up; a failure here is retried, and answered, by the first request.
@@ -109,7 +117,12 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     const type = mediaTypeOf(req.headers['content-type']);
     if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
     // Every request that gets this far counts, whatever its answer: an existing poster too.
-    await limiter?.take(tokenSubject(claims));
+    if (limiter) {
+      // Tokens without a subject would all share one count: one client's burst would refuse the others.
+      const subject = tokenSubject(claims);
+      if (subject === undefined) throw new Unauthorized(realm, NO_SUBJECT_DETAIL, true);
+      await limiter.take(subject);
+    }
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
     if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));

@@ -98,6 +98,12 @@ export class Problem {
   get title(): string {
     return STATUS_CODES[this.status] ?? 'Error';
   }
+
+  /** The same problem with more response headers (a route's CORS headers on its every answer). */
+  withHeaders(more: Readonly<Record<string, string>>): Problem {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as Problem;
+    return Object.assign(copy, this, { headers: { ...this.headers, ...more } });
+  }
 }
 Object.setPrototypeOf(Problem.prototype, Error.prototype);
 

@@ -71,7 +71,11 @@ export function createApp(options: AppOptions): RequestListener {
     try {
       if (ctx.rejection) return fail(ctx, res, ctx.rejection, undefined);
       const match = matchRoute(routes, ctx.method, ctx.segments);
-      if (match.kind === 'methodNotAllowed') return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
+      if (match.kind === 'methodNotAllowed') {
+        // The path exists: a 405 under SERVICE_BASE is the service's answer, JSON like its others.
+        ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
+        return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
+      }
       if (match.kind === 'notFound') return fail(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
       routeId = match.route.id;
       ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);

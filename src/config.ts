@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseTrustedProxies, type TrustedProxies } from './http/proxies.js';
 import { parseTrustedHosts, type HostMatcher } from './http/hosts.js';
+import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 import { errorCode } from './util/errno.js';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
@@ -70,6 +71,8 @@ export interface Config {
   readonly posterMaxBytes: number;
   /** New posters a token subject may ask for per minute; 0 turns the limit off. */
   readonly posterRateLimit: number;
+  /** CORS_ORIGINS: the origins whose browser apps may call the service API (off by default). */
+  readonly corsOrigins: CorsOrigins;
   /** Open connections at most; beyond it new ones are closed at once. */
   readonly maxConnections: number;
   readonly jwt: {
@@ -210,6 +213,7 @@ export function parseConfig(vars: Env, dir: string): Config {
     posterApi: check(() => parseFlag('POSTER_API', read('POSTER_API'), false)),
     posterMaxBytes: check(() => parseInteger('POSTER_MAX_BYTES', read('POSTER_MAX_BYTES'), DEFAULT_POSTER_MAX_BYTES, 0, 2 ** 50)),
     posterRateLimit: check(() => parseInteger('POSTER_RATE_LIMIT', read('POSTER_RATE_LIMIT'), 60, 0, 1_000_000)),
+    corsOrigins: check(() => wrap('CORS_ORIGINS', () => parseCorsOrigins(read('CORS_ORIGINS')))),
     maxConnections: check(() => parseInteger('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 10_000, 1, 1_000_000)),
     jwt: {
       secretKeyPath: resolve(dir, read('JWT_SECRET_KEY') ?? 'config/jwt/private.pem'),

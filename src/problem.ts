@@ -32,6 +32,36 @@ export type ProblemCode =
   | 'internal_error';
 
 /**
+ * The problems of the service API, each with a type of its own that a client can branch on
+ * (RFC 9457 3.1.1): `<PROBLEM_BASE>1.0/<name>`, listed with their meaning in the README. A code
+ * without a name keeps the observed rule, the failing path's parent segment (SPEC 4): the
+ * routing 404 and 405, the request-level 400s, 500.
+ */
+export const PROBLEM_TYPE_NAMES: Readonly<Record<ProblemCode, string | undefined>> = {
+  route_not_found: undefined,
+  method_not_allowed: undefined,
+  invalid_method_override: undefined,
+  invalid_host: undefined,
+  untrusted_host: undefined,
+  store_not_writable: undefined,
+  file_cannot_be_opened: undefined,
+  token_not_found: undefined,
+  unauthorized: '1.0/unauthorized',
+  unsupported_media_type: '1.0/unsupported-media-type',
+  payload_too_large: '1.0/body-too-large',
+  invalid_json: '1.0/invalid-json',
+  invalid_poster_spec: '1.0/invalid-poster-spec',
+  busy: '1.0/busy',
+  precondition_failed: undefined,
+  range_not_satisfiable: undefined,
+  insufficient_storage: '1.0/storage-full',
+  too_many_requests: '1.0/rate-limited',
+  not_implemented: undefined,
+  bad_request: undefined,
+  internal_error: undefined,
+};
+
+/**
  * Base of every error the service answers with; one boundary (the app) renders it.
  *
  * A problem is an answer, not a bug: it carries no stack, and it is not built by the native
@@ -67,6 +97,12 @@ export class Problem {
 
   get title(): string {
     return STATUS_CODES[this.status] ?? 'Error';
+  }
+
+  /** The same problem with more response headers (a route's CORS headers on its every answer). */
+  withHeaders(more: Readonly<Record<string, string>>): Problem {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as Problem;
+    return Object.assign(copy, this, { headers: { ...this.headers, ...more } });
   }
 }
 Object.setPrototypeOf(Problem.prototype, Error.prototype);
@@ -216,8 +252,9 @@ function encodeSegment(segment: string): string {
 export function buildProblemDocument(problem: Problem, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
   // Only an unexpected error hides its message; a deliberate 5xx (503 busy) says what happened.
   const hideDetail = problem instanceof InternalError && !debug;
+  const typeName = PROBLEM_TYPE_NAMES[problem.code];
   const doc: ProblemDocument = {
-    type: problemType(problemBaseUrl, rawPath),
+    type: typeName === undefined ? problemType(problemBaseUrl, rawPath) : problemBaseUrl + typeName,
     title: problem.title,
     status: problem.status,
     detail: hideDetail ? GENERIC_DETAIL : problem.message,

@@ -24,6 +24,6 @@ describe('the library API', () => {
   it('validates a poster spec, reporting problems with pointers', () => {
     const result = api.validatePosterSpec({ title: '' });
     assert.equal(result.ok, false);
-    assert.ok(!result.ok && result.problem.some((e) => e.pointer === '/title'));
+    assert.ok(!result.ok && result.errors.some((e) => e.pointer === '/title'));
   });
 });

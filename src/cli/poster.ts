@@ -92,7 +92,7 @@ export async function runPosterCli(
 
   const checked = validatePosterSpec(input);
   if (!checked.ok) {
-    for (const { pointer, reason } of checked.problem) err(`${pointer || '/'}: ${reason}`);
+    for (const { pointer, reason } of checked.errors) err(`${pointer || '/'}: ${reason}`);
     return 2;
   }
   const publicDir = values['public-dir'] ?? (env.PUBLIC_DIR || 'public');

@@ -9,9 +9,11 @@
  * against POSTER_MAX_BYTES (507) before rendering, when the store is already full, and with its
  * real size after rendering, before anything is written.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
 import type { Handler } from '../http/handler.js';
+import { Unauthorized } from '../jwt.js';
 import type { Config } from '../config.js';
 import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from '../posterEncoder/poster.js';
 import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';
@@ -20,13 +22,17 @@ import { writePosterFile } from './files.js';
 import type { RenderPool } from './pool.js';
 import { fileSize, PosterUsage } from './quota.js';
 import { PosterRateLimiter } from './rate.js';
-import { Problem } from '../problem.js';
+import { InternalError, MethodNotAllowed, Problem } from '../problem.js';
+import { corsAnswerHeaders, corsPreflightHeaders } from '../http/cors.js';
 import { namespaceUrl } from '../http/request.js';
 import { UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody } from '../http/request-body.js';
-import { sendBody } from '../http/response.js';
+import { sendBody, type HeaderList } from '../http/response.js';
+import type { RequestContext } from '../http/request.js';
 import type { Route } from '../router.js';
 
 export const POSTER_BODY_LIMIT = 64 * 1024;
+/** What the poster route answers, in the order `Allow` lists them (OPTIONS as `/` answers it). */
+export const POSTER_METHODS: readonly string[] = ['OPTIONS', 'POST'];
 /** Where posters go, under PUBLIC_DIR (and so under STATIC_BASE). */
 export const POSTERS_DIR = 'posters';
 /** Where the rate limiter keeps its counts, under VAR_DIR. */
@@ -65,21 +71,28 @@ export interface PosterApiOptions {
   readonly config: Config;
   readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
   readonly pool: RenderPool;
+  /** The realm of the bearer challenge (RFC 6750 3), for the 401 of a token without a subject. */
+  readonly realm: string;
   /** Milliseconds since the epoch, for the rate limit's windows. */
   readonly clock?: () => number;
 }
 
 /**
- * Whose requests the rate limit counts: the token's `sub`, else the `username` claim that `jwt
- * token` writes; tokens with neither share one count.
+ * Whose requests the rate limit counts: the token's `sub` (a string, or a number as some issuers
+ * write it), else the `username` claim that `jwt token` writes; undefined when there is neither.
+ * Keyed by the claim's JSON, so `sub: 1`, `sub: "1"` and `username: "1"` are three subjects.
  */
-export function tokenSubject(claims: JWTPayload): string {
-  if (typeof claims.sub === 'string') return `sub:${claims.sub}`;
-  if (typeof claims.username === 'string') return `username:${claims.username}`;
-  return 'none';
+export function tokenSubject(claims: JWTPayload): string | undefined {
+  const sub: unknown = claims.sub;
+  if (typeof sub === 'string' || (typeof sub === 'number' && Number.isFinite(sub))) return `sub:${JSON.stringify(sub)}`;
+  if (typeof claims.username === 'string') return `username:${JSON.stringify(claims.username)}`;
+  return undefined;
 }
 
-export function posterApiRoute({ config, guard, pool, clock = Date.now }: PosterApiOptions): Route<Handler> {
+/** What a token without a subject is told when the rate limit, which counts per subject, is on. */
+export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
+
+export function posterApiRoute({ config, guard, pool, realm, clock = Date.now }: PosterApiOptions): Route<Handler> {
   const postersDir = join(config.publicDir, POSTERS_DIR);
   const usage = new PosterUsage(postersDir, config.posterMaxBytes);
   // The walk runs at start-up; a failure here is retried, and answered, by the first request.
@@ -104,20 +117,53 @@ export function posterApiRoute({ config, guard, pool, clock = Date.now }: Poster
     return bytes.byteLength;
   };
 
-  const handler: Handler = async (ctx, req, res) => {
+  /** The answer to a POST: 201, or a thrown problem. */
+  const createPoster = async (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, cors: HeaderList): Promise<void> => {
     const claims = await guard(req.headers.authorization);
     const type = mediaTypeOf(req.headers['content-type']);
     if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
     // Every request that gets this far counts, whatever its answer: an existing poster too.
-    await limiter?.take(tokenSubject(claims));
+    if (limiter) {
+      // Tokens without a subject would all share one count: one client's burst would refuse the others.
+      const subject = tokenSubject(claims);
+      if (subject === undefined) throw new Unauthorized(realm, NO_SUBJECT_DETAIL, true);
+      await limiter.take(subject);
+    }
     const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
     const checked = validatePosterSpec(input);
-    if (!checked.ok) throw new InvalidPosterSpec(checked.problem, posterSchemaUrl(config, ctx.baseUrl));
+    if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
     const name = posterFileNameOf(checked.value);
     const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.value, name));
     const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
     const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
-    sendBody(res, 201, ['location', url, 'content-type', 'application/json', 'cache-control', 'no-cache, private'], body, ctx.receivedAt);
+    sendBody(res, 201, ['location', url, 'content-type', 'application/json', 'cache-control', 'no-cache, private', ...cors], body, ctx.receivedAt);
   };
-  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handler };
+
+  // The route answers every method itself, so each answer (a 405 and a preflight included) is
+  // JSON and carries the CORS headers a browser needs to read it.
+  const handler: Handler = async (ctx, req, res) => {
+    const origin = req.headers.origin;
+    const cors = corsAnswerHeaders(config.corsOrigins, origin);
+    try {
+      if (ctx.method === 'OPTIONS') {
+        // A preflight (Fetch, "CORS-preflight request") never carries the token: it is answered first.
+        const preflight = req.headers['access-control-request-method'] !== undefined;
+        const headers = preflight ? corsPreflightHeaders(config.corsOrigins, origin, 'POST') : cors;
+        return sendBody(res, 204, ['allow', POSTER_METHODS.join(', '), ...headers], '', ctx.receivedAt);
+      }
+      if (ctx.method !== 'POST') throw new MethodNotAllowed(ctx.method, ctx.rawPath, POSTER_METHODS);
+      await createPoster(ctx, req, res, cors);
+    } catch (err) {
+      if (cors.length === 0) throw err;
+      throw (err instanceof Problem ? err : new InternalError(err)).withHeaders(headerRecord(cors));
+    }
+  };
+  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handlesEveryMethod: true, handler };
+}
+
+/** A flat header list as a record (a problem's extra headers); the lists here name each header once. */
+function headerRecord(list: HeaderList): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) record[list[i]!] = list[i + 1]!;
+  return record;
 }

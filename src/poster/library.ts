@@ -22,7 +22,7 @@ export class PosterSpecError extends TypeError {
 /** The validated spec of an input, or `PosterSpecError` with every problem. */
 export function checkPosterSpec(input: unknown): PosterSpec {
   const checked = validatePosterSpec(input);
-  if (!checked.ok) throw new PosterSpecError(checked.problem);
+  if (!checked.ok) throw new PosterSpecError(checked.errors);
   return checked.value;
 }
 

@@ -32,17 +32,18 @@ export interface PosterService {
 
 export function createPosterService({ config, clock, say, renderPool = {} }: PosterServiceOptions): PosterService {
   const keys = obtainKeyPair(config, say);
+  const realm = DEFAULT_SERVICE_DOCUMENT.name;
   const guard = createBearerGuard({
     publicKey: keys.publicKey,
     skewSeconds: config.jwt.clockSkew,
     ttlSeconds: config.jwt.tokenTtl,
-    realm: DEFAULT_SERVICE_DOCUMENT.name,
+    realm,
     clock,
     cache: config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined,
   });
   const pool = createRenderPool(renderPool);
   return {
-    routes: [posterApiRoute({ config, guard, pool, clock }), posterSchemaRoute(config)],
+    routes: [posterApiRoute({ config, guard, pool, realm, clock }), posterSchemaRoute(config)],
     pool,
     // A failed import is not lost: the first protected request imports again and answers the error.
     warm: () => loadJose().then(() => undefined, () => undefined),

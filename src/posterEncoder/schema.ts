@@ -5,6 +5,7 @@
  */
 import { DEFAULTS, LIMITS } from './spec.js';
 import { POSTER_HEIGHT, POSTER_WIDTH } from './poster.js';
+import { GRADIENT_ANGLE_CONVENTION } from './draw/gradient.js';
 
 /** Where the schema is served below SCHEMA_BASE. */
 export const POSTER_SCHEMA_PATH = '1.0/poster.json';
@@ -79,7 +80,7 @@ export function posterSchema(id: string): Record<string, unknown> {
         properties: {
           from: color('Colour where the gradient starts.'),
           to: color('Colour where the gradient ends.'),
-          angle: { type: 'number', minimum: 0, maximum: 360, default: DEFAULTS.background.angle, description: 'Direction in degrees (0 = left to right, 90 = top to bottom).' },
+          angle: { type: 'number', minimum: 0, maximum: 360, default: DEFAULTS.background.angle, description: `Direction in degrees (${GRADIENT_ANGLE_CONVENTION}).` },
         },
         required: ['from', 'to'],
         additionalProperties: false,

@@ -5,7 +5,6 @@
  * colours lower-case), which is also the form the content hash is computed from.
  */
 
-import { failed, succeeded, type Result } from '../util/result.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** A colour as `#rrggbb`. */
@@ -96,8 +95,13 @@ export interface SpecError {
   readonly reason: string;
 }
 
-/** A valid spec, or every problem with its pointer. */
-export type ValidationResult = Result<PosterSpec, readonly SpecError[]>;
+/**
+ * A valid spec, or every problem with its pointer. The list is `errors` here, in
+ * `PosterSpecError.errors` and in the API's 422 document: one name wherever it shows.
+ */
+export type ValidationResult =
+  | { readonly ok: true; readonly value: PosterSpec }
+  | { readonly ok: false; readonly errors: readonly SpecError[] };
 
 export const LIMITS = {
   titleLength: 120,
@@ -147,7 +151,7 @@ export function validatePosterSpec(input: unknown): ValidationResult {
   const c = new Checker(errors);
   if (!isObject(input)) {
     errors.push({ pointer: '', reason: 'must be a JSON object' });
-    return failed(errors);
+    return { ok: false, errors };
   }
   c.unknownMembers(input, '', ROOT_MEMBERS);
   const title = c.text(input, 'title', '', { required: true, max: LIMITS.titleLength, lineBreaks: false });
@@ -159,9 +163,9 @@ export function validatePosterSpec(input: unknown): ValidationResult {
   const accentColor = c.color(input, 'accentColor', '', false) ?? DEFAULTS.accentColor;
   const shapes = c.shapes(input) ?? defaultShapes(textColor, accentColor);
   const quality = c.number(input, 'quality', '', { required: false, min: 1, max: 100, integer: true }) ?? DEFAULTS.quality;
-  if (errors.length > 0) return failed(errors);
+  if (errors.length > 0) return { ok: false, errors };
   const spec: NormalizedSpec = { title: title!, subtitle: subtitle ?? '', body: body ?? '', align, background, textColor, accentColor, shapes, quality };
-  return succeeded(spec as PosterSpec);
+  return { ok: true, value: spec as PosterSpec };
 }
 
 /** RFC 6901: `~` -> `~0`, `/` -> `~1`. */

@@ -133,12 +133,25 @@ describe('POST /api/posters', () => {
     assert.equal(schema.$id, `${api.url}/schema/1.0/poster.json`);
     assert.deepEqual(schema.required, ['title']);
     assert.equal(schema.properties.shapes.maxItems, 32);
+    // CSS's convention, as drawn (corner pixels in test/posterEncoder/draw/gradient.test.ts).
+    assert.match(schema.properties.background.properties.angle.description, /0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left/);
   });
 
-  it('answers other methods with 405 and Allow: POST', async () => {
-    const res = await send(api.url, 'GET', '/api/posters', { accept: 'application/json' });
-    assert.equal(res.status, 405);
-    assert.equal(res.headers.allow, 'POST');
+  it('answers other methods with a JSON 405 and Allow: OPTIONS, POST, whatever the Accept', async () => {
+    for (const [method, accept] of [['PUT', '*/*'], ['GET', 'text/html'], ['DELETE', 'application/json']] as const) {
+      const res = await send(api.url, method, '/api/posters', { accept });
+      assert.equal(res.status, 405, `${method} (Accept ${accept})`);
+      assert.equal(res.headers.allow, 'OPTIONS, POST', `${method} (Accept ${accept})`);
+      assert.equal(res.headers['content-type'], 'application/problem+json', `${method} (Accept ${accept})`);
+      assert.equal(problemOf(res).detail, `No route found for "${method} /api/posters": Method Not Allowed (Allow: OPTIONS, POST)`);
+    }
+  });
+
+  it('answers OPTIONS like / does: 204 with Allow, no Access-Control-* while CORS_ORIGINS is empty', async () => {
+    const res = await send(api.url, 'OPTIONS', '/api/posters', { origin: 'https://app.example.com', 'access-control-request-method': 'POST' });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.allow, 'OPTIONS, POST');
+    assert.deepEqual(Object.keys(res.headers).filter((h) => h.startsWith('access-control-')), []);
   });
 });
 

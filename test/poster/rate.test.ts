@@ -131,3 +131,43 @@ describe('POST /api/posters with POSTER_RATE_LIMIT=2', async () => {
     assert.equal((await post(two.url)).status, 422);
   });
 });
+
+describe('POST /api/posters: one rate-limit bucket per subject (POSTER_RATE_LIMIT=2)', async () => {
+  const PASS = 'subject passphrase';
+  const keyPaths = { secretKeyPath: join(root, 'jwt-subject', 'private.pem'), publicKeyPath: join(root, 'jwt-subject', 'public.pem') };
+  writeKeyPair(keyPaths, PASS, false);
+  const { privateKey } = loadKeyPair(keyPaths, PASS);
+  const { SignJWT } = await import('jose');
+  /** A token with these claims, as another issuer would write them (`sub` not always a string). */
+  const tokenWith = (claims: Record<string, unknown>) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'ES512' }).setIssuedAt(T0 / 1000).setExpirationTime(T0 / 1000 + 600).sign(privateKey);
+  const service = await startTestService({
+    POSTER_API: '1',
+    POSTER_RATE_LIMIT: '2',
+    VAR_DIR: join(root, 'var-subjects'),
+    PUBLIC_DIR: join(root, 'public-subjects'),
+    JWT_SECRET_KEY: keyPaths.secretKeyPath,
+    JWT_PUBLIC_KEY: keyPaths.publicKeyPath,
+    JWT_PASSPHRASE: PASS,
+  }, { clock: () => T0, renderPool: { size: 1 } });
+  const post = async (claims: Record<string, unknown>) =>
+    send(service.url, 'POST', '/api/posters', { authorization: `Bearer ${await tokenWith(claims)}`, 'content-type': 'application/json' }, JSON.stringify({ title: '' }));
+
+  it('counts sub 1 and sub 2 (numbers) apart: two requests of sub 1 leave sub 2 its own', async () => {
+    assert.equal((await post({ sub: 1 })).status, 422);
+    assert.equal((await post({ sub: 1 })).status, 422);
+    assert.equal((await post({ sub: 1 })).status, 429, 'sub 1 is past its limit');
+    assert.equal((await post({ sub: 2 })).status, 422, 'sub 2 has a bucket of its own');
+    assert.equal((await post({ sub: '1' })).status, 422, 'the string "1" is another subject than the number 1');
+  });
+
+  it('refuses a token without a usable subject (no sub or username) with a 401 that says so', async () => {
+    for (const claims of [{}, { sub: null }, { sub: { id: 1 } }, { username: 7 }]) {
+      const res = await post(claims);
+      assert.equal(res.status, 401, JSON.stringify(claims));
+      const detail = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
+      assert.equal(problemOf(res).detail, detail, JSON.stringify(claims));
+      assert.match(String(res.headers['www-authenticate']), /^Bearer realm="problem-service", error="invalid_token", error_description="The token names no subject/, JSON.stringify(claims));
+    }
+  });
+});

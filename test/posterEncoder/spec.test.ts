@@ -3,18 +3,19 @@ import { describe, it } from 'node:test';
 import {
   canonicalJson, DEFAULTS, defaultShapes, pointerTo, validatePosterSpec, type PosterSpec, type SpecError,
 } from '../../src/posterEncoder/spec.js';
+import { checkPosterSpec, PosterSpecError } from '../../src/poster/library.js';
 
 /** The problems of an input that must not validate. */
 function problems(input: unknown): readonly SpecError[] {
   const result = validatePosterSpec(input);
   assert.equal(result.ok, false, `expected problems for ${JSON.stringify(input)}`);
-  return result.ok ? [] : result.problem;
+  return result.ok ? [] : result.errors;
 }
 
 /** The normalised spec of an input that must validate. */
 function valid(input: unknown): PosterSpec {
   const result = validatePosterSpec(input);
-  assert.ok(result.ok, `expected a valid spec, got ${JSON.stringify(!result.ok && result.problem)}`);
+  assert.ok(result.ok, `expected a valid spec, got ${JSON.stringify(!result.ok && result.errors)}`);
   return result.value;
 }
 
@@ -48,6 +49,24 @@ describe('validatePosterSpec: the document', () => {
       '/shapes/0/kind', '/shapes/1/r', '/shapes/1/color', '/quality',
     ], 'all pointers');
     assert.ok(errors.every((e) => typeof e.reason === 'string' && e.reason.length > 0), 'every problem has a reason');
+  });
+});
+
+describe('the list of spec errors', () => {
+  it('is called errors by the validator, as by PosterSpecError and the API\'s 422', () => {
+    const input = { title: '', quality: 0 };
+    const result = validatePosterSpec(input);
+    assert.deepEqual(Object.keys(result), ['ok', 'errors'], 'members of a failed validation');
+    const thrown = (() => {
+      try {
+        checkPosterSpec(input);
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    assert.ok(thrown instanceof PosterSpecError, 'checkPosterSpec throws PosterSpecError');
+    assert.deepEqual(!result.ok && result.errors, thrown.errors, 'the same list under the same name');
   });
 });
 

@@ -28,8 +28,14 @@ function buildBayer(): Uint8Array {
 }
 
 /**
- * Fills the canvas with a gradient from `from` to `to` along `angle` degrees, CSS style: 180 runs
- * top to bottom, 90 left to right, and the gradient line is long enough for the corners to get
+ * Where a gradient of `angle` degrees runs, CSS's convention (CSS Images 3, `linear-gradient()`):
+ * the angle of the gradient line clockwise from "to top". The schema and README say this text.
+ */
+export const GRADIENT_ANGLE_CONVENTION = '0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left, as CSS linear-gradient()';
+
+/**
+ * Fills the canvas with a gradient from `from` to `to` along `angle` degrees, CSS style (see
+ * GRADIENT_ANGLE_CONVENTION), and the gradient line is long enough for the corners to get
  * exactly the end colours.
  */
 export function fillLinearGradient(canvas: Canvas, from: Rgb, to: Rgb, angleDegrees: number): void {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Canvas } from '../../../src/posterEncoder/draw/canvas.js';
+import { readFileSync } from 'node:fs';
 import { BAYER_8X8, fillLinearGradient } from '../../../src/posterEncoder/draw/gradient.js';
+import { posterSchema } from '../../../src/posterEncoder/schema.js';
 
 /** Mean of one channel over rows [y0, y1) and all columns. */
 function bandMean(canvas: Canvas, channel: number, y0: number, y1: number): number {
@@ -58,4 +60,31 @@ describe('fillLinearGradient', () => {
     fillLinearGradient(b, { r: 10, g: 20, b: 30 }, { r: 90, g: 30, b: 200 }, 160);
     assert.deepEqual(a.data, b.data, 'same pixels');
   });
+});
+
+describe('the gradient angle, as drawn and as documented', () => {
+  const WIDTH = 48;
+  const HEIGHT = 32;
+  /** Which corners (top-left, top-right, bottom-left, bottom-right) get `from` (0) and `to` (255). */
+  const cases: [angle: number, words: string, corners: [number, number, number, number]][] = [
+    [0, 'bottom to top', [255, 255, 0, 0]],
+    [90, 'left to right', [0, 255, 0, 255]],
+    [180, 'top to bottom', [0, 0, 255, 255]],
+    [270, 'right to left', [255, 0, 255, 0]],
+  ];
+  const angleDoc = (posterSchema('x') as { properties: { background: { properties: { angle: { description: string } } } } })
+    .properties.background.properties.angle.description;
+  const readme = readFileSync('README.md', 'utf8');
+
+  for (const [angle, words, corners] of cases) {
+    it(`runs ${words} at ${angle} degrees: corner pixels, schema and README agree`, () => {
+      const canvas = new Canvas(WIDTH, HEIGHT);
+      fillLinearGradient(canvas, { r: 0, g: 0, b: 0 }, { r: 255, g: 255, b: 255 }, angle);
+      const seen = [canvas.pixel(0, 0)[0], canvas.pixel(WIDTH - 1, 0)[0], canvas.pixel(0, HEIGHT - 1)[0], canvas.pixel(WIDTH - 1, HEIGHT - 1)[0]];
+      // A corner pixel's centre is half a pixel inside the gradient line's end: within 8 levels.
+      for (let i = 0; i < 4; i++) assert.ok(Math.abs(seen[i]! - corners[i]!) <= 8, `angle ${angle}: corners ${seen.join(' ')}, expected ${corners.join(' ')}`);
+      assert.ok(angleDoc.includes(`${angle} = ${words}`), `schema says: ${angleDoc}`);
+      assert.ok(readme.includes(`${angle} = ${words}`), `README names angle ${angle} as ${words}`);
+    });
+  }
 });

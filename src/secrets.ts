@@ -2,13 +2,13 @@
  * Keeping configured secret values out of everything the service shows or writes: log lines,
  * problem documents, error pages and profiles (SPEC 1).
  */
-import { SECRET_SETTINGS, type Config } from './config.js';
+import { MIN_SECRET_LENGTH, SECRET_SETTINGS, type Config } from './config.js';
 
 /** What a secret value is replaced with. */
 export const MASK = '******';
 
-/** Shorter values would mask ordinary words; a real credential is longer than this. */
-const MIN_MASKED_LENGTH = 4;
+/** Shorter values would mask ordinary words; the settings refuse a shorter credential. */
+const MIN_MASKED_LENGTH = MIN_SECRET_LENGTH;
 
 /** The non-empty secret values of a config, longest first so one never hides part of another. */
 export function secretValuesOf(config: Config): string[] {

@@ -26,11 +26,20 @@ describe('the server program', () => {
   });
 
   it('stops on a bad setting with one line naming it, never echoing a secret', async () => {
-    const run = runServer({ APP_ENV: 'prod', APP_ID: 'x', APP_KEY: 'x', ACCESS_TOKEN: 'x', JWT_PASSPHRASE: 'hunter2-secret', BROKER_PASSWORD: 'x' });
+    const run = runServer({ APP_ENV: 'prod', APP_SECRET: 'k9z', JWT_PASSPHRASE: 'hunter2-secret' });
     const [code] = await run.exited;
     assert.equal(code, 1);
-    assert.equal(run.output().stderr, 'Invalid setting APP_SECRET: must be set (non-empty) in prod\n');
+    assert.equal(run.output().stderr, 'Invalid setting APP_SECRET: is shorter than 4 characters, too short to be masked where it could appear\n');
     assert.equal(run.output().stdout, '');
+  });
+
+  it('starts in prod with no credential set and serves', async () => {
+    const run = runServer({ APP_ENV: 'prod' });
+    const url = await run.listening;
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    run.child.kill('SIGTERM');
+    assert.equal((await run.exited)[0], 0);
+    assert.equal(run.output().stderr, '');
   });
 
   it('names PORT when the port is taken', async () => {

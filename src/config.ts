@@ -378,7 +378,7 @@ function parseSecrets(read: (name: string) => string | undefined, problems: Conf
 }
 
 /** What is wrong with a set credential, in words that never quote it; undefined when usable. */
-export function secretProblem(value: string): string | undefined {
+function secretProblem(value: string): string | undefined {
   if (value.length < MIN_SECRET_LENGTH) {
     return `is shorter than ${MIN_SECRET_LENGTH} characters, too short to be masked where it could appear`;
   }

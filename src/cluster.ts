@@ -1,5 +1,5 @@
 /**
- * `WORKERS=<n>` (n > 1): a `node:cluster` primary that runs n worker processes sharing the
+ * `WORKERS=<n>` (n > 1, or `auto` on a machine of several cores): a `node:cluster` primary that runs n worker processes sharing the
  * port, replaces a worker that dies, and on SIGTERM/SIGINT stops them all gracefully.
  * Every worker appends to the same daily log file (whole lines, O_APPEND). With the dev profiler
  * on, the primary keeps every worker's profiles, so that any worker can show any of them.
@@ -27,6 +27,15 @@ export function isListeningMessage(message: unknown): message is ListeningMessag
 /** A worker that has gone asks nothing more; its answer is dropped rather than thrown. */
 function answerWorker(worker: Worker, answer: PrimaryMessage): void {
   if (worker.isConnected()) worker.send(answer, () => {});
+}
+
+/**
+ * The start-up warning when more workers are asked for than there are cores to run them: they
+ * would take turns on the cores, each request waiting its turn, for more memory and no gain.
+ */
+export function workersWarning(workers: number, cores: number): string | undefined {
+  if (workers <= cores) return undefined;
+  return `warning: WORKERS=${workers} is more than the ${cores} core${cores === 1 ? '' : 's'} this process may run on; WORKERS=auto runs one per core`;
 }
 
 /** Runs the primary: forks, prints the one `listening on` line, restarts, stops. */

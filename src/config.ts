@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseTrustedProxies, type TrustedProxies } from './http/proxies.js';
@@ -84,6 +85,7 @@ export interface Config {
     readonly cacheSize: number;
   };
   readonly profilerMax: number;
+  /** Processes serving requests; more than one runs a `node:cluster` primary (`WORKERS`). */
   readonly workers: number;
 }
 
@@ -102,6 +104,15 @@ export const DEFAULT_LOG_MAX_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_POSTER_MAX_BYTES = 1024 * 1024 * 1024;
 /** Profiles kept in memory at most, whatever PROFILER_MAX says (SPEC 9). */
 export const PROFILER_MAX_LIMIT = 1000;
+/** Worker processes at most, `WORKERS=auto` on a larger machine included. */
+export const MAX_WORKERS = 256;
+/**
+ * A credential shorter than this could not be masked (masking words that short would garble
+ * ordinary text), so it would reach log lines as sent: refused when set (SPEC 1).
+ */
+export const MIN_SECRET_LENGTH = 4;
+/** Every text written out is scanned for each credential: a bound on what one scan costs. */
+export const MAX_SECRET_LENGTH = 4096;
 /** The largest delta-seconds a cache can be sure to hold (RFC 9111 1.2.2). */
 const MAX_DELTA_SECONDS = 2 ** 31 - 1;
 
@@ -160,11 +171,14 @@ export function readEnvFiles(dir: string, env: Env): Record<string, string | und
 /** Reads the env files of `dir` (default: the working directory) and validates them. */
 export function loadConfig(options: { dir?: string; env?: Env } = {}): Config {
   const dir = options.dir ?? process.cwd();
-  return parseConfig(readEnvFiles(dir, options.env ?? process.env), dir);
+  return parseConfig(readEnvFiles(dir, options.env ?? process.env), dir, availableParallelism());
 }
 
-/** Validates merged variables into a frozen Config; relative paths resolve against `dir`. */
-export function parseConfig(vars: Env, dir: string): Config {
+/**
+ * Validates merged variables into a frozen Config; relative paths resolve against `dir`;
+ * `cores` (the processors this process may run on) is what `WORKERS=auto` means.
+ */
+export function parseConfig(vars: Env, dir: string, cores: number = availableParallelism()): Config {
   const read = (name: string): string | undefined => {
     const value = vars[name];
     return value === undefined || value === '' ? undefined : value;
@@ -183,7 +197,7 @@ export function parseConfig(vars: Env, dir: string): Config {
   }
   const appEnv = check(() => parseAppEnv(read('APP_ENV')), 'dev');
   const varDir = resolve(dir, read('VAR_DIR') ?? 'var');
-  const secrets = parseSecrets(read, appEnv, problems);
+  const secrets = parseSecrets(read, problems);
   const config: Config = {
     projectDir: resolve(dir),
     appEnv,
@@ -223,7 +237,7 @@ export function parseConfig(vars: Env, dir: string): Config {
       cacheSize: check(() => parseInteger('JWT_CACHE_SIZE', read('JWT_CACHE_SIZE'), 10_000, 0, 1_000_000)),
     },
     profilerMax: check(() => parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, PROFILER_MAX_LIMIT)),
-    workers: check(() => parseInteger('WORKERS', read('WORKERS'), 1, 1, 256)),
+    workers: check(() => parseWorkers(read('WORKERS'), cores)),
   };
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
@@ -342,15 +356,43 @@ function parseTimeZone(setting: string, value: string): string {
   }
 }
 
-function parseSecrets(read: (name: string) => string | undefined, appEnv: AppEnv, problems: ConfigError[]): Secrets {
+/**
+ * `WORKERS`: a whole number, or `auto` for one per core this process may run on (at most
+ * MAX_WORKERS). More workers than cores is allowed (the server warns at start-up).
+ */
+function parseWorkers(value: string | undefined, cores: number): number {
+  if (value === 'auto') return Math.max(1, Math.min(cores, MAX_WORKERS));
+  if (value !== undefined && !/^\d+$/.test(value)) throw new ConfigError('WORKERS', `${JSON.stringify(value)} is not a whole number or auto`);
+  return parseInteger('WORKERS', value, 1, 1, MAX_WORKERS);
+}
+
+/**
+ * Credentials: each optional (SPEC 1: a feature that needs one says so when it runs, as the JWT
+ * keys do for JWT_PASSPHRASE), each checked when set. Problems never echo the value.
+ */
+function parseSecrets(read: (name: string) => string | undefined, problems: ConfigError[]): Secrets {
   const secrets = {} as Record<keyof Secrets, string>;
   for (const name of SECRET_SETTINGS) {
-    const value = read(name);
-    // Never echo the value: say only what is wrong with it.
-    if (value === undefined && appEnv === 'prod') problems.push(new ConfigError(name, 'must be set (non-empty) in prod'));
-    secrets[name] = value ?? '';
+    const value = read(name) ?? '';
+    const problem = value === '' ? undefined : secretProblem(value);
+    if (problem !== undefined) problems.push(new ConfigError(name, problem));
+    secrets[name] = value;
   }
   return secrets;
+}
+
+/** What is wrong with a set credential, in words that never quote it; undefined when usable. */
+function secretProblem(value: string): string | undefined {
+  if (value.length < MIN_SECRET_LENGTH) {
+    return `is shorter than ${MIN_SECRET_LENGTH} characters, too short to be masked where it could appear`;
+  }
+  if (value.length > MAX_SECRET_LENGTH) return `is longer than ${MAX_SECRET_LENGTH} characters`;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // A line break or other control character is a pasting accident, and would split a log line.
+    if (code < 0x20 || code === 0x7f) return `contains a control character (at position ${i + 1})`;
+  }
+  return undefined;
 }
 
 function buildBrokerUrl(read: (name: string) => string | undefined, password: string): string {

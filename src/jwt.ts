@@ -74,17 +74,36 @@ export function writeKeyPair(paths: KeyPaths, passphrase: string, overwrite: boo
   writeFileSync(paths.publicKeyPath, publicPem, { mode: 0o644 });
 }
 
+function readPem(path: string, setting: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new JwtKeyError(`${setting} ${path} cannot be read (${errorCode(err) ?? 'error'})`);
+  }
+}
+
+function checkP521(key: KeyObject, setting: string, path: string): void {
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'secp521r1') {
+    throw new JwtKeyError(`${setting} ${path} is not a P-521 key, which ES512 needs`);
+  }
+}
+
+/** The public half alone, checked (readable, PEM, P-521): all that verifying a token needs. */
+export function loadPublicKey(publicKeyPath: string): KeyObject {
+  const publicPem = readPem(publicKeyPath, 'JWT_PUBLIC_KEY');
+  let publicKey: KeyObject;
+  try {
+    publicKey = createPublicKey({ key: publicPem, format: 'pem' });
+  } catch {
+    throw new JwtKeyError(`JWT_PUBLIC_KEY ${publicKeyPath} is not a public key in PEM`);
+  }
+  checkP521(publicKey, 'JWT_PUBLIC_KEY', publicKeyPath);
+  return publicKey;
+}
+
 /** Loads and checks the pair: readable files, the right passphrase, P-521, matching halves. */
 export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
-  const readPem = (path: string, setting: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new JwtKeyError(`${setting} ${path} cannot be read (${errorCode(err) ?? 'error'})`);
-    }
-  };
   const privatePem = readPem(paths.secretKeyPath, 'JWT_SECRET_KEY');
-  const publicPem = readPem(paths.publicKeyPath, 'JWT_PUBLIC_KEY');
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: privatePem, format: 'pem', passphrase });
@@ -92,17 +111,8 @@ export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
     // Whatever the cause, never repeat the passphrase.
     throw new JwtKeyError(`JWT_SECRET_KEY ${paths.secretKeyPath} cannot be decrypted with JWT_PASSPHRASE (wrong passphrase or not an encrypted PKCS#8 key)`);
   }
-  let publicKey: KeyObject;
-  try {
-    publicKey = createPublicKey({ key: publicPem, format: 'pem' });
-  } catch {
-    throw new JwtKeyError(`JWT_PUBLIC_KEY ${paths.publicKeyPath} is not a public key in PEM`);
-  }
-  for (const [key, setting, path] of [[privateKey, 'JWT_SECRET_KEY', paths.secretKeyPath], [publicKey, 'JWT_PUBLIC_KEY', paths.publicKeyPath]] as const) {
-    if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'secp521r1') {
-      throw new JwtKeyError(`${setting} ${path} is not a P-521 key, which ES512 needs`);
-    }
-  }
+  checkP521(privateKey, 'JWT_SECRET_KEY', paths.secretKeyPath);
+  const publicKey = loadPublicKey(paths.publicKeyPath);
   const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   if (!derived.equals(publicKey.export({ type: 'spki', format: 'der' }))) {
     throw new JwtKeyError(`JWT_PUBLIC_KEY ${paths.publicKeyPath} does not belong to JWT_SECRET_KEY ${paths.secretKeyPath}`);

@@ -9,13 +9,13 @@
  * came from; the secrets are searched in that stream (Knuth-Morris-Pratt, linear) and the spans
  * they cover are masked in the text.
  */
-import { SECRET_SETTINGS, type Config } from './config.js';
+import { MIN_SECRET_LENGTH, SECRET_SETTINGS, type Config } from './config.js';
 
 /** What a secret value is replaced with. */
 export const MASK = '******';
 
-/** Shorter values would mask ordinary words; a real credential is longer than this. */
-const MIN_MASKED_LENGTH = 4;
+/** Shorter values would mask ordinary words; the settings refuse a shorter credential. */
+const MIN_MASKED_LENGTH = MIN_SECRET_LENGTH;
 
 /** The non-empty secret values of a config, longest first. */
 export function secretValuesOf(config: Config): string[] {

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { createApp } from './app.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import type { ListeningMessage } from './cluster.js';
@@ -171,7 +172,9 @@ export async function main(): Promise<void> {
   // workers it forks read the same settings, so they load it too).
   const cluster = config.workers > 1 ? (await import('node:cluster')).default : undefined;
   if (cluster?.isPrimary) {
-    const { runPrimary } = await import('./cluster.js');
+    const { runPrimary, workersWarning } = await import('./cluster.js');
+    const warning = workersWarning(config.workers, availableParallelism());
+    if (warning !== undefined) process.stderr.write(`${warning}\n`);
     runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }

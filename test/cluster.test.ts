@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { send } from './helpers/http.js';
@@ -46,5 +47,38 @@ describe('WORKERS=2', () => {
     }
     assert.ok(lines.some((l) => l.includes(`app.ERROR: Worker ${first} exited (SIGKILL); starting another`)), 'the death is logged');
     assert.ok(lines.every((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [a-z]+\.[A-Z]+: /.test(l)), 'a torn line');
+  });
+});
+
+describe('WORKERS=auto', () => {
+  it('runs one worker per available core, without a warning', async () => {
+    const cores = availableParallelism();
+    const run = runServerProgram({ WORKERS: 'auto' });
+    const url = await run.listening;
+    // One core: auto is one process serving on its own, no cluster and no worker to fork.
+    const expected = cores > 1 ? cores : 0;
+    await until(() => childPids(run.child.pid!).length === expected, `${expected} workers`);
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    run.child.kill('SIGTERM');
+    assert.equal((await run.exited)[0], 0);
+    assert.equal(run.output().stderr, '');
+  });
+});
+
+describe('WORKERS above the cores', () => {
+  it('warns once on stderr, then runs and serves as asked', async () => {
+    const cores = availableParallelism();
+    const workers = cores + 1;
+    const run = runServerProgram({ WORKERS: String(workers) });
+    const url = await run.listening;
+    await until(() => childPids(run.child.pid!).length === workers, `${workers} workers`);
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    run.child.kill('SIGTERM');
+    assert.equal((await run.exited)[0], 0);
+    assert.equal(
+      run.output().stderr,
+      `warning: WORKERS=${workers} is more than the ${cores} core${cores === 1 ? '' : 's'} this process may run on; WORKERS=auto runs one per core\n`,
+    );
+    assert.equal(run.output().stdout, `listening on ${url}\n`);
   });
 });

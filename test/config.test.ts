@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, ConfigErrors, loadConfig, parseConfig } from '../src/config.js';
@@ -72,26 +72,45 @@ describe('parseConfig errors', () => {
     ['a bad trusted proxy', { TRUSTED_PROXIES: '10.0.0.0/33' }, /^Invalid setting TRUSTED_PROXIES: "10.0.0.0\/33" has a prefix length outside 0-32$/],
     ['a bad trusted host', { TRUSTED_HOSTS: 'ex ample' }, /^Invalid setting TRUSTED_HOSTS: /],
     ['a bad broker port', { BROKER_PORT: '0' }, /^Invalid setting BROKER_PORT: /],
+    ['WORKERS neither a number nor auto', { WORKERS: 'all' }, /^Invalid setting WORKERS: "all" is not a whole number or auto$/],
+    ['WORKERS=0', { WORKERS: '0' }, /^Invalid setting WORKERS: 0 is out of range \(1-256\)$/],
   ];
   for (const [name, vars, message] of cases) {
     it(`stops on ${name}`, () => assert.match(configError(vars).message, message, name));
   }
 
-  it('requires every secret in prod, naming it without a value', () => {
-    const { APP_SECRET: _, ...rest } = PROD_SECRETS;
-    const err = configError({ APP_ENV: 'prod', ...rest });
-    assert.equal(err.message, 'Invalid setting APP_SECRET: must be set (non-empty) in prod');
+  it('starts in prod with no credential set: none is needed just to start', () => {
+    const config = parseConfig({ APP_ENV: 'prod' }, '/');
+    assert.equal(config.appEnv, 'prod');
+    assert.deepEqual(Object.values(config.secrets), ['', '', '', '', '', '']);
+    assert.equal(config.brokerUrl, 'amqp://guest@localhost:5672/%2F');
   });
 
-  it('names every missing secret and every bad setting in one line', () => {
-    const err = configError({ APP_ENV: 'prod', APP_KEY: 'k-value', ACCESS_TOKEN: 't-value', APP_SECRET: 's-value', JWT_PASSPHRASE: 'p-value', PORT: '70000' });
+  it('refuses a set credential too short to be masked, in one line that does not echo it', () => {
+    const err = configError({ APP_ENV: 'prod', APP_SECRET: 'k9z' });
+    assert.equal(err.message, 'Invalid setting APP_SECRET: is shorter than 4 characters, too short to be masked where it could appear');
+    assert.ok(!err.message.includes('k9z'));
+  });
+
+  it('refuses a credential with a line break, naming where, never what', () => {
+    const err = configError({ BROKER_PASSWORD: 'first-line\nsecond-line' });
+    assert.equal(err.message, 'Invalid setting BROKER_PASSWORD: contains a control character (at position 11)');
+  });
+
+  it('refuses a credential longer than 4096 characters', () => {
+    const err = configError({ ACCESS_TOKEN: 'x'.repeat(4097) });
+    assert.equal(err.message, 'Invalid setting ACCESS_TOKEN: is longer than 4096 characters');
+  });
+
+  it('names every bad credential and every bad setting in one line', () => {
+    const err = configError({ APP_ENV: 'prod', APP_ID: 'a1', APP_KEY: 'k-value', BROKER_PASSWORD: 'b\rvalue', JWT_PASSPHRASE: 'p-value', PORT: '70000' });
     assert.equal(
       err.message,
-      'Invalid settings (3): APP_ID: must be set (non-empty) in prod; BROKER_PASSWORD: must be set (non-empty) in prod; PORT: 70000 is out of range (0-65535)',
+      'Invalid settings (3): APP_ID: is shorter than 4 characters, too short to be masked where it could appear; BROKER_PASSWORD: contains a control character (at position 2); PORT: 70000 is out of range (0-65535)',
     );
     assert.ok(!err.message.includes('\n'));
     assert.deepEqual((err as ConfigErrors).settings, ['APP_ID', 'BROKER_PASSWORD', 'PORT']);
-    for (const value of ['k-value', 't-value', 's-value', 'p-value']) assert.ok(!err.message.includes(value), value);
+    for (const value of ['a1', 'k-value', 'b\rvalue', 'p-value']) assert.ok(!err.message.includes(value), value);
   });
 
   it('never echoes a secret in an error', () => {
@@ -103,6 +122,19 @@ describe('parseConfig errors', () => {
     const config = parseConfig({ APP_ENV: 'prod', ...PROD_SECRETS }, '/');
     assert.equal(config.secrets.APP_SECRET, 's3cr3t-value');
     assert.equal(config.brokerUrl, 'amqp://guest:bpw-0005@localhost:5672/%2F');
+  });
+
+  it('runs one worker per available core with WORKERS=auto', () => {
+    assert.equal(parseConfig({ WORKERS: 'auto' }, '/', 6).workers, 6);
+    assert.equal(parseConfig({ WORKERS: 'auto' }, '/').workers, availableParallelism());
+  });
+
+  it('runs at most 256 workers with WORKERS=auto on a larger machine', () => {
+    assert.equal(parseConfig({ WORKERS: 'auto' }, '/', 512).workers, 256);
+  });
+
+  it('takes WORKERS as asked, more than the cores included', () => {
+    assert.equal(parseConfig({ WORKERS: '8' }, '/', 2).workers, 8);
   });
 
   it('accepts a namespace on its own origin', () => {

@@ -5,7 +5,7 @@ import { testConfig } from './helpers/service.js';
 
 describe('secretValuesOf', () => {
   it('lists the configured values of 4+ characters, longest first', () => {
-    const config = testConfig({ APP_SECRET: 'abcd', APP_KEY: 'abcdefgh', APP_ID: 'xy' });
+    const config = testConfig({ APP_SECRET: 'abcd', APP_KEY: 'abcdefgh' });
     assert.deepEqual(secretValuesOf(config), ['abcdefgh', 'abcd']);
   });
 });

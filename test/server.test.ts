@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { send, statusOf } from './helpers/http.js';
 import { converse, headerOf, waitFor } from './helpers/sockets.js';
 import { createMemoryLogger, runServerProgram as runServer, testConfig } from './helpers/service.js';
 import { startServer } from '../src/server.js';
+import { writeKeyPair } from '../src/jwt.js';
 
 describe('the server program', () => {
   it('prints exactly one line with the real port, serves, and exits 0 on SIGTERM', async () => {
@@ -26,11 +30,35 @@ describe('the server program', () => {
   });
 
   it('stops on a bad setting with one line naming it, never echoing a secret', async () => {
-    const run = runServer({ APP_ENV: 'prod', APP_ID: 'x', APP_KEY: 'x', ACCESS_TOKEN: 'x', JWT_PASSPHRASE: 'hunter2-secret', BROKER_PASSWORD: 'x' });
+    const run = runServer({ APP_ENV: 'prod', APP_SECRET: 'k9z', JWT_PASSPHRASE: 'hunter2-secret' });
     const [code] = await run.exited;
     assert.equal(code, 1);
-    assert.equal(run.output().stderr, 'Invalid setting APP_SECRET: must be set (non-empty) in prod\n');
+    assert.equal(run.output().stderr, 'Invalid setting APP_SECRET: is shorter than 4 characters, too short to be masked where it could appear\n');
     assert.equal(run.output().stdout, '');
+  });
+
+  it('starts in prod with no credential set and serves', async () => {
+    const run = runServer({ APP_ENV: 'prod' });
+    const url = await run.listening;
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    run.child.kill('SIGTERM');
+    assert.equal((await run.exited)[0], 0);
+    assert.equal(run.output().stderr, '');
+  });
+
+  it('needs JWT_PASSPHRASE in prod only where the private key is read (POSTER_API=1), naming it', async () => {
+    const keys = mkdtempSync(join(tmpdir(), 'server-keys-'));
+    try {
+      const paths = { secretKeyPath: join(keys, 'private.pem'), publicKeyPath: join(keys, 'public.pem') };
+      writeKeyPair(paths, 'a passphrase not given to the server', false);
+      const run = runServer({ APP_ENV: 'prod', POSTER_API: '1', JWT_SECRET_KEY: paths.secretKeyPath, JWT_PUBLIC_KEY: paths.publicKeyPath });
+      const [code] = await run.exited;
+      assert.equal(code, 1);
+      assert.equal(run.output().stderr, 'cannot start: JWT_PASSPHRASE is not set; it is needed to decrypt JWT_SECRET_KEY\n');
+      assert.equal(run.output().stdout, '');
+    } finally {
+      rmSync(keys, { recursive: true, force: true });
+    }
   });
 
   it('names PORT when the port is taken', async () => {

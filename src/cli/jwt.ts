@@ -5,7 +5,7 @@
  *
  *   jwt generate-keypair [--overwrite]
  *   jwt token <username> [--ttl SECONDS]
- *   jwt verify <token>
+ *   jwt verify <token>      (needs JWT_PUBLIC_KEY only: no private key, no passphrase)
  *
  * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage.
  */
@@ -13,13 +13,13 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { runIfMain } from '../util/main-module.js';
 import { ensurePassphrase } from '../jwt/keys.js';
-import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../jwt.js';
+import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt.js';
 import { errorCode } from '../util/errno.js';
 
 const USAGE = `usage:
   jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY
   jwt token <username> [--ttl SECONDS] print a token for <username> (ttl at most, and by default, JWT_TOKEN_TTL)
-  jwt verify <token>                   print the claims of a valid token, or why it is refused`;
+  jwt verify <token>                   print the claims of a valid token, or why it is refused (JWT_PUBLIC_KEY only)`;
 
 class UsageError extends Error {}
 
@@ -75,8 +75,9 @@ function generate(config: Config, overwrite: boolean, out: (line: string) => voi
   return 0;
 }
 
+/** The pair, for issuing: the private key must be decrypted, so JWT_PASSPHRASE is needed here. */
 function keys(config: Config) {
-  if (config.secrets.JWT_PASSPHRASE === '') throw new JwtKeyError('JWT_PASSPHRASE is not set');
+  if (config.secrets.JWT_PASSPHRASE === '') throw new JwtKeyError('JWT_PASSPHRASE is not set; it is needed to decrypt JWT_SECRET_KEY');
   return loadKeyPair({ secretKeyPath: config.jwt.secretKeyPath, publicKeyPath: config.jwt.publicKeyPath }, config.secrets.JWT_PASSPHRASE);
 }
 
@@ -91,7 +92,9 @@ async function token(config: Config, username: string, ttl: string | undefined, 
 
 async function verify(config: Config, jwt: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   try {
-    out(JSON.stringify(await verifyToken(jwt, keys(config).publicKey, config.jwt.clockSkew, Date.now(), config.jwt.tokenTtl)));
+    // Verifying needs the public half alone: a host holding only public.pem can verify.
+    const publicKey = loadPublicKey(config.jwt.publicKeyPath);
+    out(JSON.stringify(await verifyToken(jwt, publicKey, config.jwt.clockSkew, Date.now(), config.jwt.tokenTtl)));
     return 0;
   } catch (e) {
     if (e instanceof InvalidToken) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -88,6 +88,37 @@ describe('jwt token and jwt verify', () => {
     const result = await run('verify', token);
     assert.equal(result.code, 1);
     assert.deepEqual(result.err, ['jwt: refused: the token\'s lifetime ("exp" - "iat") is longer than 60 seconds (JWT_TOKEN_TTL)']);
+  });
+
+  it('verifies on a host that holds only the public key, with no passphrase set', async () => {
+    const { dir, run } = project();
+    await run('generate-keypair');
+    const token = (await run('token', 'ana', '--ttl', '120')).out[0]!;
+    const verifier = project('');
+    mkdirSync(join(verifier.dir, 'config/jwt'), { recursive: true });
+    copyFileSync(join(dir, 'config/jwt/public.pem'), join(verifier.dir, 'config/jwt/public.pem'));
+    const result = await verifier.run('verify', token);
+    assert.deepEqual(result.err, []);
+    assert.equal(result.code, 0);
+    assert.equal(JSON.parse(result.out[0]!).username, 'ana');
+    assert.ok(!existsSync(join(verifier.dir, '.env.local')), 'verify wrote a passphrase');
+  });
+
+  it('names JWT_PUBLIC_KEY when verify finds no public key, exit 1', async () => {
+    const { dir, run } = project('');
+    const result = await run('verify', 'a.b.c');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err, [`jwt: JWT_PUBLIC_KEY ${join(dir, 'config/jwt/public.pem')} cannot be read (ENOENT)`]);
+  });
+
+  it('names JWT_PASSPHRASE when token has none to decrypt the private key, exit 1', async () => {
+    const { dir, run } = project();
+    await run('generate-keypair');
+    writeFileSync(join(dir, '.env'), '');
+    const result = await run('token', 'ana');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err, ['jwt: JWT_PASSPHRASE is not set; it is needed to decrypt JWT_SECRET_KEY']);
+    assert.deepEqual(result.out, []);
   });
 
   it('says why a token is refused, exit 1', async () => {

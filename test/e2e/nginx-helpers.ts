@@ -44,17 +44,16 @@ export async function waitForPort(port: number, isAlive: () => boolean, describe
   }
 }
 
-/** The site file with its placeholders filled in (comment lines kept as they are); fails on an unknown one. */
+/**
+ * The site file with every placeholder replaced, as an operator's search-and-replace would (the
+ * file names them in directives only); fails on an unknown one.
+ */
 export function renderSite(values: Record<string, string>): string {
-  const fill = (line: string) => line.replace(/__([A-Z_]+?)__/g, (placeholder, name: string) => {
+  return readFileSync(SITE_FILE, 'utf8').replace(/__([A-Z_]+?)__/g, (placeholder, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`${SITE_FILE}: no value for ${placeholder}`);
     return value;
   });
-  return readFileSync(SITE_FILE, 'utf8')
-    .split('\n')
-    .map((line) => (line.trimStart().startsWith('#') ? line : fill(line)))
-    .join('\n');
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * Two instances of the service behind a real nginx configured by the shipped site file,
- * deploy/nginx/problem-service.conf (its placeholders filled in, nothing else changed): round
- * robin, X-Forwarded-For/-Proto trusted from the proxy only, https links behind the TLS
- * listener, and no lost request when an instance dies. nginx connects to the instances from
+ * deploy/nginx/problem-service.conf (its placeholders filled in, nothing else changed): plain
+ * HTTP redirected to https and never passed on, round robin, X-Forwarded-For/-Proto trusted from
+ * the proxy only, https links behind the TLS listener, and no lost request when an instance dies. nginx connects to the instances from
  * 127.0.0.2 (`proxy_bind`), the only address they trust. Needs nginx and openssl; fails, never
  * skips, without them.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +16,10 @@ import { send, type RawResponse } from '../helpers/http.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, stopNginxAndInstances, type RunningNginx } from './nginx-helpers.js';
 
-/** GET over TLS, trusting only the test's own certificate. */
-function httpsGet(port: number, ca: string, target: string): Promise<RawResponse> {
+/** A request over TLS, trusting only the test's own certificate. */
+function httpsGet(port: number, ca: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path: target, ca, agent: false }, (res) => {
+    const req = https.request({ host: '127.0.0.1', port, path: target, ca, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -74,6 +74,9 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
     nginx = await startNginx(dir, [httpPort, tlsPort]);
   });
 
+  /** A GET through nginx's TLS listener, the only one that proxies. */
+  const viaNginx = (target: string, headers: Record<string, string> = {}) => httpsGet(httpsPort, certificate, target, headers);
+
   /** Which instance answered: the one whose profiler holds the response's token. */
   async function answeredBy(res: RawResponse): Promise<number> {
     const token = res.headers['x-debug-token'];
@@ -86,7 +89,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
   it('spreads requests over both instances, round robin', async () => {
     const answered: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await send(nginxUrl, 'GET', '/', { accept: 'application/json' });
+      const res = await viaNginx('/', { accept: 'application/json' });
       assert.equal(res.status, 200, `request ${i}: ${res.body}`);
       answered.push(await answeredBy(res));
     }
@@ -97,13 +100,13 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
   });
 
   it('shows the client behind nginx, not nginx, as the client IP', async () => {
-    const res = await send(nginxUrl, 'GET', '/nowhere', { accept: 'text/html' });
+    const res = await viaNginx('/nowhere', { accept: 'text/html' });
     assert.equal(res.status, 404);
     assert.equal(shownClient(res), '127.0.0.1', 'X-Forwarded-For from the trusted proxy was not used');
   });
 
   it('takes the right-most untrusted hop when a client sends its own X-Forwarded-For through nginx', async () => {
-    const res = await send(nginxUrl, 'GET', '/nowhere', { accept: 'text/html', 'x-forwarded-for': '203.0.113.9' });
+    const res = await viaNginx('/nowhere', { accept: 'text/html', 'x-forwarded-for': '203.0.113.9' });
     assert.equal(shownClient(res), '127.0.0.1', 'a forged X-Forwarded-For in front of nginx\'s own hop was believed');
   });
 
@@ -117,10 +120,22 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
     assert.match(String(res.headers['x-debug-token-link']), /^http:\/\//, 'spoofed X-Forwarded-Proto was believed');
   });
 
-  it('links profiles with http:// behind the plain listener', async () => {
-    const res = await send(nginxUrl, 'GET', '/', { accept: 'application/json' });
-    // `Host $host` passes the host name without the port (see the site file).
-    assert.match(String(res.headers['x-debug-token-link']), /^http:\/\/127\.0\.0\.1\/_profiler\/[0-9a-f]{6}$/);
+  it('redirects plain HTTP to https with the same target, passing nothing (no bearer token) to an instance', async () => {
+    for (const method of ['GET', 'POST']) {
+      const res = await send(nginxUrl, method, '/plain-http-probe?size=1', { accept: 'application/json', authorization: 'Bearer sent-in-clear' });
+      assert.equal(res.status, 308, `${method}: ${res.body}`);
+      // $host has no port: the redirect names the standard HTTPS port (see the site file).
+      assert.equal(res.headers.location, 'https://127.0.0.1/plain-http-probe?size=1', method);
+      // Both instances run the dev profiler, which marks every answer they give.
+      assert.equal(res.headers['x-debug-token'], undefined, `${method}: an instance answered`);
+    }
+    // An instance logs every 404 (within 100 ms): neither logged the probe.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const instance of instances) {
+      const logDir = join(instance.varDir, 'log');
+      const logged = readdirSync(logDir).map((name) => readFileSync(join(logDir, name), 'utf8')).join('');
+      assert.ok(!logged.includes('plain-http-probe'), `an instance got the plain-HTTP request: ${logged}`);
+    }
   });
 
   it('links profiles with https:// when nginx terminates TLS and says X-Forwarded-Proto: https', async () => {
@@ -137,7 +152,7 @@ describe('nginx in front of two instances (deploy/nginx/problem-service.conf)', 
     for (let i = 0; i < 200; i++) {
       // Sent without waiting for the death, so it may land between, during or after requests.
       if (i === 100) instances[1]!.child.kill('SIGKILL');
-      const res = await send(nginxUrl, 'GET', '/', { accept: 'application/json' });
+      const res = await viaNginx('/', { accept: 'application/json' });
       statuses.push(res.status);
     }
     const [, signal] = await instances[1]!.exited;

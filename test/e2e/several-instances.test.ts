@@ -14,6 +14,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -37,11 +38,15 @@ interface Answer {
   readonly bytes: Buffer;
 }
 
-/** One request on a fresh connection; the answer's body kept as bytes (posters are binary). */
-function request(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+/**
+ * One request on a fresh connection; the answer's body kept as bytes (posters are binary). An
+ * https base URL is nginx's TLS listener, trusted through `ca` alone.
+ */
+function request(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: string, ca?: string): Promise<Answer> {
   const url = new URL(baseUrl);
+  const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method, path: target, headers, agent: false }, (res) => {
+    const req = client.request({ host: url.hostname, port: url.port, method, path: target, headers, ca, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
@@ -110,16 +115,19 @@ describe('two instances on "two machines" behind nginx (shared PUBLIC_DIR and po
   });
 
   const nginxPortChosen = freePort();
+  const tlsPortChosen = freePort();
   const varDirs = [instanceVarDir('machine-1'), instanceVarDir('machine-2')];
   let instances: ServerProgram[] = [];
   let urls: string[] = [];
+  /** nginx's TLS listener: plain HTTP is only redirected there (see the site file). */
   let nginxUrl = '';
+  let certificate = '';
   /** Every answer through nginx: its status and the instance (0 or 1) that gave it. */
   const through: { status: number; instance: number }[] = [];
 
   before(async () => {
-    const nginxPort = await nginxPortChosen;
-    nginxUrl = `http://127.0.0.1:${nginxPort}`;
+    const [nginxPort, tlsPort] = [await nginxPortChosen, await tlsPortChosen];
+    nginxUrl = `https://127.0.0.1:${tlsPort}`;
     const env = (varDir: string) => ({
       POSTER_API: '1',
       PUBLIC_DIR: publicDir,
@@ -136,9 +144,8 @@ describe('two instances on "two machines" behind nginx (shared PUBLIC_DIR and po
     });
     instances = varDirs.map((varDir) => runServerProgram(env(varDir)));
     urls = await Promise.all(instances.map((i) => i.listening));
-    const tlsPort = await freePort();
-    // The site's TLS listener needs a certificate, though this test speaks plain HTTP only.
     await writeThrowAwayCertificate(root);
+    certificate = readFileSync(join(root, 'cert.pem'), 'utf8');
     writeFileSync(join(root, 'problem-service.conf'), renderSite({
       UPSTREAMS: urls.map((u) => `server ${new URL(u).host};`).join('\n    '),
       HTTP_LISTEN: `127.0.0.1:${nginxPort}`,
@@ -149,12 +156,12 @@ describe('two instances on "two machines" behind nginx (shared PUBLIC_DIR and po
     }));
     // Which instance answered, for the counts per instance (inherited by the site's locations).
     writeFileSync(join(root, 'nginx.conf'), mainConfig(root, ['add_header X-Upstream-Addr $upstream_addr always;']));
-    nginx = await startNginx(root, [nginxPort]);
+    nginx = await startNginx(root, [nginxPort, tlsPort]);
   });
 
   /** A request through nginx, counted with the instance that answered it. */
   async function viaNginx(method: string, target: string, headers: Record<string, string> = {}, body?: string): Promise<Answer & { instance: number }> {
-    const res = await request(nginxUrl, method, target, headers, body);
+    const res = await request(nginxUrl, method, target, headers, body, certificate);
     const upstream = String(res.headers['x-upstream-addr']);
     const instance = urls.findIndex((u) => new URL(u).host === upstream);
     assert.notEqual(instance, -1, `${method} ${target}: answered by ${upstream}, not one instance (${urls.join(', ')})`);

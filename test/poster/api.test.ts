@@ -200,7 +200,7 @@ describe('keys at start-up', () => {
 
   it('refuses to start in prod without the key files, naming the setting', async () => {
     const project = mkdtempSync(join(root, 'prod-'));
-    const secrets = { APP_ID: 'a', APP_KEY: 'a', ACCESS_TOKEN: 'a', APP_SECRET: 'a', JWT_PASSPHRASE: 'secret-pass', BROKER_PASSWORD: 'a' };
+    const secrets = { JWT_PASSPHRASE: 'secret-pass' };
     const config = parseConfig({ APP_ENV: 'prod', POSTER_API: '1', PORT: '0', VAR_DIR: join(project, 'var'), ...secrets }, project);
     await assert.rejects(startServer({ config, logger: createMemoryLogger() }), /^JwtKeyError: JWT_SECRET_KEY .*private\.pem cannot be read \(ENOENT\)$/);
   });

@@ -66,12 +66,16 @@ export class ProfileStore {
     while (this.#byToken.size > this.#max) this.#byToken.delete(this.#byToken.keys().next().value!);
   }
 
-  /** Newest first, those matching every given criterion. */
+  /**
+   * Newest first, the requests matching every given criterion: one profile each, a sub-request
+   * (the fallback handler's) being its request's, linked from it.
+   */
   search(criteria: { method?: string; path?: string; status?: number; ip?: string }, limit: number): Profile[] {
     const found: Profile[] = [];
     const all = [...this.#byToken.values()];
     for (let i = all.length - 1; i >= 0 && found.length < limit; i--) {
       const p = all[i]!;
+      if (p.parentToken !== undefined) continue;
       if (criteria.method && p.method !== criteria.method) continue;
       if (criteria.path && !p.rawPath.includes(criteria.path)) continue;
       if (criteria.status !== undefined && p.status !== criteria.status) continue;

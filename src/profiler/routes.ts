@@ -12,7 +12,7 @@ import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';
 import { Problem } from '../problem.js';
 import type { Route } from '../router.js';
-import { MASK } from '../secrets.js';
+import { MASK, createSecretMasker } from '../secrets.js';
 import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import {
@@ -68,7 +68,10 @@ export interface ProfilerRoutesOptions {
 }
 
 export function createProfilerRoutes({ config, profiles, primary, sourceLink }: ProfilerRoutesOptions): Route<Handler>[] {
-  const view = { settings: describeSettings(config), sourceLink, timeZone: config.logTimeZone };
+  // A secret's value inside another setting (a user name, a path) is masked too.
+  const mask = createSecretMasker(config);
+  const settings = describeSettings(config).map(([name, value]) => [name, mask(value)] as const);
+  const view = { settings, sourceLink, timeZone: config.logTimeZone };
 
   const showProfile = (ctx: RequestContext, res: ServerResponse, profile: Profile) => {
     const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));

@@ -22,6 +22,7 @@ const dev = await startTestService({
   LOG_TIMEZONE: 'Asia/Kolkata',
   APP_SECRET: SECRET,
   TRUSTED_HOSTS: 'localhost,127.0.0.1',
+  BROKER_USER: `user-${SECRET}`,
 });
 const JSON_ACCEPT = { accept: 'application/problem+json' };
 /** `2026-11-26 04:02:13 +05:30`: the log file's timestamp and the zone's offset. */
@@ -74,6 +75,7 @@ describe('the config panel', () => {
     assert.deepEqual(missing, [], `not on the config panel: ${missing.join(', ')}`);
     assert.ok(body.includes('<tr><th>TRUSTED_HOSTS</th><td>localhost,127.0.0.1</td></tr>'));
     assert.ok(body.includes('<tr><th>APP_SECRET</th><td>******</td></tr>'));
+    assert.ok(body.includes('<tr><th>BROKER_USER</th><td>user-******</td></tr>'), 'a secret inside another setting is masked');
     assert.ok(!body.includes(SECRET));
   });
 });

@@ -59,6 +59,8 @@ export interface Config {
   readonly brokerUrl: string;
   readonly trustedProxies: TrustedProxies;
   readonly trustedHosts: HostMatcher | undefined;
+  /** TRUSTED_PROXIES and TRUSTED_HOSTS as written, for the dev profiler's config panel. */
+  readonly trustedAsWritten: { readonly proxies: string; readonly hosts: string };
   readonly varDir: string;
   readonly logDir: string;
   readonly logTimeZone: string;
@@ -217,6 +219,7 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
     brokerUrl: check(() => buildBrokerUrl(read, secrets.BROKER_PASSWORD)),
     trustedProxies: check(() => wrap('TRUSTED_PROXIES', () => parseTrustedProxies(read('TRUSTED_PROXIES') ?? ''))),
     trustedHosts: check(() => wrap('TRUSTED_HOSTS', () => parseTrustedHosts(read('TRUSTED_HOSTS') ?? ''))),
+    trustedAsWritten: { proxies: read('TRUSTED_PROXIES') ?? '', hosts: read('TRUSTED_HOSTS') ?? '' },
     varDir,
     logDir: resolve(dir, read('LOG_DIR') ?? join(varDir, 'log')),
     logTimeZone: check(() => parseTimeZone('LOG_TIMEZONE', read('LOG_TIMEZONE') ?? DEFAULT_LOG_TIMEZONE)),

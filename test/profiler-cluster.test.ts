@@ -39,7 +39,7 @@ async function workersBusyDuring(workers: readonly number[], work: () => Promise
 }
 
 describe('dev profiler with WORKERS=2', () => {
-  it('answers every debug token link, whichever worker made the profile and whichever gets the link', { timeout: 60_000 }, async () => {
+  it('answers every debug token link and /_profiler/latest, whichever worker made the profile and whichever gets the link', { timeout: 60_000 }, async () => {
     const run = runServerProgram({ WORKERS: '2', APP_ENV: 'dev', APP_DEBUG: '1', PORT: String(await unusedPort()) });
     after(() => {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
@@ -88,6 +88,13 @@ describe('dev profiler with WORKERS=2', () => {
         assert.ok(search.body.includes(`/_profiler/${token}?`), `search ${i}: ${path}'s token ${token} is not listed`);
         assert.ok(search.body.includes(`/_profiler/${previous}?`), `search ${i}: ${path}'s sub-request ${previous} is not listed`);
       }
+    }
+
+    // `latest` is the newest request of either worker, whichever worker is asked.
+    for (let i = 0; i < 4; i++) {
+      const latest = await send(url, 'GET', '/_profiler/latest');
+      assert.equal(latest.status, 200, `latest, try ${i}`);
+      assert.ok(latest.body.includes(`<h1>GET /nowhere/19 `), `latest, try ${i}: ${latest.body.slice(latest.body.indexOf('<h1>'), latest.body.indexOf('</h1>'))}`);
     }
 
     const { token } = links[0]!;

@@ -154,6 +154,22 @@ describe('unknown tokens', () => {
   });
 });
 
+describe('the size of a profile', () => {
+  it('keeps at most 64 KiB of a request with 990 headers, the rest cut with a marker, its response headers whole', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 990 }, (_, i) => [`x-h${i}`, 'v']));
+    const res = await send(dev.url, 'GET', '/many-headers', headers);
+    const token = String(res.headers['x-debug-token']);
+    const body = (await send(dev.url, 'GET', `/_profiler/${token}?panel=request`)).body;
+    const section = body.slice(body.indexOf('<h2>Request headers</h2>'), body.indexOf('<h2>Response headers</h2>'));
+    const kept = section.match(/<tr><th>x-h\d+<\/th>/g)?.length ?? 0;
+    assert.ok(kept > 100 && kept < 500, `${kept} of 990 headers kept`);
+    // Sorted by name: host and connection come first and are kept; the marker row is last.
+    const marker = /<tr><th>…<\/th><td>… \[(\d+) more not kept: the profile&#39;s 64 KiB are spent\]<\/td><\/tr><\/table>$/.exec(section);
+    assert.equal(kept + Number(marker?.[1]), 990, `${kept} kept, the marker: ${marker?.[0]}`);
+    assert.ok(body.includes(`<tr><th>x-debug-token</th><td>${token}</td></tr>`), 'the response headers are kept');
+  });
+});
+
 describe('/_profiler/open', () => {
   it('shows a source file under src/ with the line highlighted', async () => {
     const r = await send(dev.url, 'GET', '/_profiler/open?file=src%2Fapp.ts&line=3');

@@ -7,9 +7,10 @@ import { FALLBACK_CONTROLLER, type AppObserver } from '../app-observer.js';
 import type { Config } from '../config.js';
 import type { RequestContext } from '../http/request.js';
 import type { ProblemDocument } from '../problem.js';
-import { secretValuesOf } from '../secrets.js';
+import { createSecretMasker } from '../secrets.js';
+import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, maskEveryString, notKeptMarker } from './kept.js';
 import { linkToPrimary } from './primary-link.js';
-import { ProfileStore, keptText, maskHeaders, newToken, type Profile } from './profile.js';
+import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
 import { createProfilerRoutes, PROFILER_PREFIX, sourceLinkFor } from './routes.js';
 import { mapStackToSources } from './source-maps.js';
 
@@ -18,31 +19,39 @@ export { FileCannotBeOpened, PROFILER_PREFIX, TokenNotFound } from './routes.js'
 /** The dev profiler: an observer of the app, with pages of its own. */
 export type Profiler = AppObserver;
 
+/** A profile being recorded: what it may still keep, and how many log lines it could not. */
+interface Recording {
+  readonly profile: Profile;
+  readonly budget: ProfileBudget;
+  logsNotKept: number;
+}
+
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
   // With several workers (WORKERS > 1), finished profiles go to the cluster primary, which any
   // worker asks for tokens it does not hold itself (SPEC 12: the profiler stays whole).
   const primary = linkToPrimary();
-  const secretValues = secretValuesOf(config);
+  const mask = createSecretMasker(config);
   const sourceLink = sourceLinkFor(config.projectDir);
   /** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
-  const profilesOf = new WeakMap<RequestContext, { main: Profile; fallback?: Profile }>();
+  const profilesOf = new WeakMap<RequestContext, { main: Recording; fallback?: Recording }>();
 
-  function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Profile {
+  function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Recording {
+    const budget = new ProfileBudget(mask, MAX_PROFILE_BYTES - RESPONSE_HEADERS_BYTES);
     const profile: Profile = {
       token: newToken((t) => profiles.has(t)),
       parentToken,
       children: [],
       time: ctx.receivedAt,
-      method: ctx.method,
+      method: budget.text(ctx.method),
       originalMethod: ctx.originalMethod,
-      rawPath: keptText(ctx.rawPath, secretValues),
-      target: keptText(ctx.target, secretValues),
+      rawPath: budget.text(ctx.rawPath),
+      target: budget.text(ctx.target),
       clientIp: ctx.clientIp,
-      requestHeaders: maskHeaders(headers, secretValues),
+      requestHeaders: budget.headers(headers),
       responseHeaders: [],
       // A copy, refreshed when routing decides (the zone) and who answers (`_controller`).
-      attributes: { ...ctx.attributes },
+      attributes: maskedAttributes({ ...ctx.attributes }),
       status: undefined,
       durationMs: undefined,
       logs: [],
@@ -50,35 +59,50 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       stack: undefined,
     };
     profiles.add(profile);
-    return profile;
+    return { profile, budget, logsNotKept: 0 };
   }
 
-  function finishOn(res: ServerResponse, profile: Profile, startedAt: number): void {
+  /** A copy of attributes, the service's own bounded values (route ids, Node's methods): masked, not charged. */
+  const maskedAttributes = (attributes: Record<string, unknown>) => maskEveryString(attributes, mask) as Record<string, unknown>;
+
+  function finishOn(res: ServerResponse, { profile }: Recording, startedAt: number): void {
     res.once('close', () => {
       profile.status = res.headersSent ? res.statusCode : undefined;
       profile.durationMs = clock() - startedAt;
-      profile.responseHeaders = maskHeaders(res.getHeaders(), secretValues);
+      profile.responseHeaders = new ProfileBudget(mask, RESPONSE_HEADERS_BYTES).headers(res.getHeaders());
       primary?.keep(profile);
     });
+  }
+
+  /** Keeps a log line, or once the budget is spent, counts it in one marker line at the end. */
+  function keepLog(recording: Recording, at: number, channel: string, level: LogRecord['level'], message: string): void {
+    const { profile, budget } = recording;
+    if (!budget.spent) {
+      profile.logs.push({ at, channel, level, message: budget.text(message) });
+      return;
+    }
+    if (recording.logsNotKept > 0) profile.logs.pop();
+    recording.logsNotKept++;
+    profile.logs.push({ at, channel: 'profiler', level: 'NOTICE', message: notKeptMarker(recording.logsNotKept) });
   }
 
   const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
 
 
   /** Starts the main profile of a request and sets its debug headers. */
-  function beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Profile {
-    const profile = create(ctx, req.headers, undefined);
-    res.setHeader('x-debug-token', profile.token);
-    res.setHeader('x-debug-token-link', linkFor(ctx, profile.token));
-    finishOn(res, profile, ctx.receivedAt);
-    return profile;
+  function beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Recording {
+    const main = create(ctx, req.headers, undefined);
+    res.setHeader('x-debug-token', main.profile.token);
+    res.setHeader('x-debug-token-link', linkFor(ctx, main.profile.token));
+    finishOn(res, main, ctx.receivedAt);
+    return main;
   }
 
   /** Starts the fallback handler's sub-request profile under `main`. */
-  function beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Profile {
+  function beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Recording {
     const sub = create(ctx, {}, main.token);
-    main.children.push(sub.token);
-    res.setHeader('x-previous-debug-token', sub.token);
+    main.children.push(sub.profile.token);
+    res.setHeader('x-previous-debug-token', sub.profile.token);
     finishOn(res, sub, clock());
     return sub;
   }
@@ -94,34 +118,34 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       if (controller === FALLBACK_CONTROLLER && !profiles?.fallback) {
         // Unmatched requests are the fallback handler's, as a sub-request with a profile of its own.
         profiles ??= { main: beginMain(ctx, res.req, res) };
-        profiles.fallback = beginFallback(profiles.main, ctx, res);
+        profiles.fallback = beginFallback(profiles.main.profile, ctx, res);
         profilesOf.set(ctx, profiles);
       }
       if (!profiles) return;
-      for (const profile of [profiles.main, profiles.fallback]) {
-        if (profile) profile.attributes = { ...ctx.attributes, _controller: controller };
-      }
+      const attributes = maskedAttributes({ ...ctx.attributes, _controller: controller });
+      profiles.main.profile.attributes = attributes;
+      if (profiles.fallback) profiles.fallback.profile.attributes = attributes;
     },
     logged(ctx, channel, level, message) {
       const profiles = profilesOf.get(ctx);
-      const record = { at: clock(), channel, level, message: keptText(message, secretValues) };
-      profiles?.main.logs.push(record);
-      profiles?.fallback?.logs.push(record);
+      if (!profiles) return;
+      const at = clock();
+      keepLog(profiles.main, at, channel, level, message);
+      if (profiles.fallback) keepLog(profiles.fallback, at, channel, level, message);
     },
     problem(ctx, doc, stack) {
       const profiles = profilesOf.get(ctx);
       if (!profiles) return;
-      const masked = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, typeof v === 'string' ? keptText(v, secretValues) : v])) as ProblemDocument;
-      const kept = stack === undefined ? undefined : keptText(stack, secretValues);
-      for (const profile of [profiles.main, profiles.fallback]) {
-        if (!profile) continue;
-        profile.problem = masked;
-        profile.stack = kept;
+      for (const recording of [profiles.main, profiles.fallback]) {
+        if (!recording) continue;
+        // Every member at any depth (a 422's `errors[].pointer`) is masked and charged.
+        recording.profile.problem = recording.budget.value(doc) as ProblemDocument;
+        recording.profile.stack = stack === undefined ? undefined : recording.budget.text(stack);
       }
     },
     pageLinks(ctx) {
       const main = profilesOf.get(ctx)?.main;
-      return { profile: main ? linkFor(ctx, main.token) : undefined, source: sourceLink, mapStack: mapStackToSources };
+      return { profile: main ? linkFor(ctx, main.profile.token) : undefined, source: sourceLink, mapStack: mapStackToSources };
     },
   };
 }

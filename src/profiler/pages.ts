@@ -3,6 +3,7 @@
  */
 import { escapeHtml, renderStack, type SourceLink } from '../http/html.js';
 import type { Profile } from './profile.js';
+import { formatProfileTime } from './time.js';
 import { unreachable } from '../util/unreachable.js';
 
 export const PANELS = ['request', 'exception', 'logger', 'config'] as const;
@@ -21,7 +22,7 @@ h1{font-size:1.4rem;margin:.5rem 0}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border:1px solid #d8dbe3;padding:.3rem .5rem;text-align:left;vertical-align:top}
 td{font-family:ui-monospace,monospace;font-size:.85rem;overflow-wrap:anywhere}
-tr.sub td{background:#f8f9fc}tr.sub td:first-child{padding-left:1.75rem}
+td .sub{display:block;font-size:.8rem}
 a{color:#1f4fd1}
 .status-error{color:#8a1c2b;font-weight:700}.status-ok{color:#1b6b36;font-weight:700}
 pre{background:#fff;border:1px solid #d8dbe3;padding:1rem;overflow:auto;font-size:.8rem}
@@ -68,37 +69,36 @@ function panelNav(token: string, current: Panel): string {
   ).join('')}<a href="/_profiler/${token}/exception">exception page</a></nav>`;
 }
 
-/** `/_profiler/<token>?panel=…`. `settings` are the already-masked config pairs. */
-export function renderProfilePage(
-  profile: Profile,
-  panel: Panel,
-  settings: readonly (readonly [string, string])[],
-  sourceLink?: SourceLink,
-): string {
+/** What a profile page shows beside the profile. */
+export interface ProfileView {
+  /** The already-masked config pairs. */
+  readonly settings: readonly (readonly [string, string])[];
+  readonly sourceLink?: SourceLink | undefined;
+  /** LOG_TIMEZONE: times are shown as the log file writes them, with the offset. */
+  readonly timeZone: string;
+}
+
+/** `/_profiler/<token>?panel=…`. */
+export function renderProfilePage(profile: Profile, panel: Panel, view: ProfileView): string {
   const heading =
     `<h1>${escapeHtml(profile.method)} ${escapeHtml(profile.rawPath)} ` +
     `<span class="${statusClass(profile.status)}">${profile.status ?? '…'}</span></h1>` +
-    `<p>Token ${escapeHtml(profile.token)}, ${new Date(profile.time).toISOString()}` +
+    `<p>Token ${escapeHtml(profile.token)}, ${formatProfileTime(profile.time, view.timeZone)}` +
     `${profile.durationMs === undefined ? '' : `, ${profile.durationMs.toFixed(1)} ms`}</p>` +
     panelNav(profile.token, panel);
-  return layout(`Profile ${profile.token}`, heading + renderPanel(profile, panel, settings, sourceLink), profile.token);
+  return layout(`Profile ${profile.token}`, heading + renderPanel(profile, panel, view), profile.token);
 }
 
-function renderPanel(
-  profile: Profile,
-  panel: Panel,
-  settings: readonly (readonly [string, string])[],
-  sourceLink: SourceLink | undefined,
-): string {
+function renderPanel(profile: Profile, panel: Panel, view: ProfileView): string {
   switch (panel) {
     case 'request':
       return renderRequestPanel(profile);
     case 'exception':
-      return renderExceptionPanel(profile, sourceLink);
+      return renderExceptionPanel(profile, view.sourceLink);
     case 'logger':
-      return renderLoggerPanel(profile);
+      return renderLoggerPanel(profile, view.timeZone);
     case 'config':
-      return `<h2>Settings</h2>${table(settings)}`;
+      return `<h2>Settings</h2>${table(view.settings)}`;
     default:
       return unreachable(panel);
   }
@@ -142,12 +142,12 @@ function renderExceptionPanel(p: Profile, sourceLink: SourceLink | undefined): s
   return `<h2>Problem</h2>${table(members)}${stack}`;
 }
 
-function renderLoggerPanel(p: Profile): string {
+function renderLoggerPanel(p: Profile, timeZone: string): string {
   if (p.logs.length === 0) return '<h2>Log</h2><p>No log lines for this request.</p>';
   const rows = p.logs
     .map(
       (l) =>
-        `<tr><td>${new Date(l.at).toISOString()}</td><td>${escapeHtml(`${l.channel}.${l.level}`)}</td><td>${escapeHtml(l.message)}</td></tr>`,
+        `<tr><td>${formatProfileTime(l.at, timeZone)}</td><td>${escapeHtml(`${l.channel}.${l.level}`)}</td><td>${escapeHtml(l.message)}</td></tr>`,
     )
     .join('');
   return `<h2>Log</h2><table><tr><th>time</th><th>channel.level</th><th>message</th></tr>${rows}</table>`;
@@ -165,8 +165,11 @@ export interface SearchCriteria {
   readonly ip?: string;
 }
 
-/** `/_profiler/search_bar`: the form and the newest matching profiles. */
-export function renderSearchPage(criteria: SearchCriteria, panel: Panel, results: readonly Profile[]): string {
+/**
+ * `/_profiler/search_bar`: the form and the newest matching requests, one row each; a request's
+ * sub-request (the fallback handler's) is linked in its row.
+ */
+export function renderSearchPage(criteria: SearchCriteria, panel: Panel, results: readonly Profile[], timeZone: string): string {
   const field = (name: string, label: string, value: string | number | undefined) =>
     `<label>${label} <input name="${name}" value="${escapeHtml(value === undefined ? '' : String(value))}"></label>`;
   const form =
@@ -176,16 +179,14 @@ export function renderSearchPage(criteria: SearchCriteria, panel: Panel, results
     field('status', 'Status', criteria.status) +
     field('ip', 'IP', criteria.ip) +
     `<input type="hidden" name="panel" value="${escapeHtml(panel)}"><button>Search</button></form>`;
-  // A sub-request (the fallback handler's) is listed under its request, not as a row of its own.
-  const shown = new Set(results.map((p) => p.token));
-  const byToken = new Map(results.map((p) => [p.token, p]));
-  const row = (p: Profile, sub: boolean) =>
-    `<tr${sub ? ' class="sub"' : ''}><td>${sub ? '↳ ' : ''}<a href="/_profiler/${p.token}?panel=${panel}">${p.token}</a></td><td>${escapeHtml(p.method)}</td>` +
-    `<td>${escapeHtml(p.rawPath)}</td><td class="${statusClass(p.status)}">${p.status ?? ''}</td>` +
-    `<td>${escapeHtml(p.clientIp)}</td><td>${new Date(p.time).toISOString()}</td></tr>`;
+  const link = (token: string) => `<a href="/_profiler/${escapeHtml(token)}?panel=${panel}">${escapeHtml(token)}</a>`;
   const rows = results
-    .filter((p) => p.parentToken === undefined || !shown.has(p.parentToken))
-    .map((p) => row(p, p.parentToken !== undefined) + p.children.map((t) => byToken.get(t)).filter((c) => c !== undefined).map((c) => row(c, true)).join(''))
+    .map(
+      (p) =>
+        `<tr><td>${link(p.token)}${p.children.map((t) => `<span class="sub">↳ ${link(t)}</span>`).join('')}</td>` +
+        `<td>${escapeHtml(p.method)}</td><td>${escapeHtml(p.rawPath)}</td><td class="${statusClass(p.status)}">${p.status ?? ''}</td>` +
+        `<td>${escapeHtml(p.clientIp)}</td><td>${formatProfileTime(p.time, timeZone)}</td></tr>`,
+    )
     .join('');
   const list = results.length
     ? `<table><tr><th>token</th><th>method</th><th>path</th><th>status</th><th>IP</th><th>time</th></tr>${rows}</table>`

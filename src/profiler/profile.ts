@@ -1,26 +1,10 @@
 /**
- * What the dev profiler keeps about one request, and how secrets are kept out of it.
+ * What the dev profiler keeps about one request (kept.ts says how much, secrets masked), and
+ * the store of the newest profiles.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { LogLevel } from '../log.js';
 import type { ProblemDocument } from '../problem.js';
-
-import { headerText } from '../http/header-value.js';
-import { MASK, maskText } from '../secrets.js';
-
-/** Any one text a profile keeps (a header, a path, a log line, a problem member) is cut here. */
-export const MAX_KEPT_TEXT = 8 * 1024;
-
-/** A text as a profile keeps it: secrets masked, at most MAX_KEPT_TEXT characters. */
-export function keptText(text: string, secretValues: readonly string[]): string {
-  const masked = maskText(text, secretValues);
-  if (masked.length <= MAX_KEPT_TEXT) return masked;
-  return `${masked.slice(0, MAX_KEPT_TEXT)}… [${masked.length - MAX_KEPT_TEXT} characters cut]`;
-}
-
-/** Headers whose values are credentials, whatever they hold. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 export interface LogRecord {
   readonly at: number;
@@ -59,20 +43,6 @@ export function newToken(isTaken: (token: string) => boolean): string {
   }
 }
 
-/** Header pairs, sorted by name, with credential headers and secret values masked. */
-export function maskHeaders(
-  headers: IncomingHttpHeaders | OutgoingHttpHeaders,
-  secretValues: readonly string[],
-): (readonly [string, string])[] {
-  return Object.entries(headers)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]): readonly [string, string] => {
-      const text = headerText(value) ?? '';
-      return [name, SECRET_HEADERS.has(name.toLowerCase()) ? MASK : keptText(text, secretValues)];
-    })
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /** Keeps the newest `max` profiles, looked up by token. */
 export class ProfileStore {
   readonly #max: number;
@@ -96,12 +66,16 @@ export class ProfileStore {
     while (this.#byToken.size > this.#max) this.#byToken.delete(this.#byToken.keys().next().value!);
   }
 
-  /** Newest first, those matching every given criterion. */
+  /**
+   * Newest first, the requests matching every given criterion: one profile each, a sub-request
+   * (the fallback handler's) being its request's, linked from it.
+   */
   search(criteria: { method?: string; path?: string; status?: number; ip?: string }, limit: number): Profile[] {
     const found: Profile[] = [];
     const all = [...this.#byToken.values()];
     for (let i = all.length - 1; i >= 0 && found.length < limit; i--) {
       const p = all[i]!;
+      if (p.parentToken !== undefined) continue;
       if (criteria.method && p.method !== criteria.method) continue;
       if (criteria.path && !p.rawPath.includes(criteria.path)) continue;
       if (criteria.status !== undefined && p.status !== criteria.status) continue;

@@ -8,10 +8,11 @@ import { join, relative } from 'node:path';
 import { SECRET_SETTINGS, type Config } from '../config.js';
 import type { SourceLink } from '../http/html.js';
 import type { Handler } from '../http/handler.js';
+import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';
 import { Problem } from '../problem.js';
 import type { Route } from '../router.js';
-import { MASK } from '../secrets.js';
+import { MASK, createSecretMasker } from '../secrets.js';
 import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import {
@@ -22,6 +23,7 @@ import {
   renderSearchPage,
   renderSourcePage,
   type Panel,
+  type SearchCriteria,
 } from './pages.js';
 import type { PrimaryLink } from './primary-link.js';
 import { newestOf, type Profile, type ProfileStore } from './profile.js';
@@ -43,12 +45,20 @@ export class FileCannotBeOpened extends Problem {
   }
 }
 
-/** `/_profiler/open?file=src/app.ts&line=12` for a stack frame in the project's sources. */
+/**
+ * `/_profiler/open?file=src/app.ts&line=12#L12` for a stack frame in the project's sources: the
+ * fragment names the line's element, so the browser opens the page at that line.
+ */
 export function sourceLinkFor(projectDir: string): SourceLink {
   const sourceRoot = join(projectDir, 'src');
   return (file, line) =>
-    isInside(sourceRoot, file) ? `${PROFILER_PREFIX}open?${new URLSearchParams({ file: relative(projectDir, file), line: String(line) })}` : undefined;
+    isInside(sourceRoot, file)
+      ? `${PROFILER_PREFIX}open?${new URLSearchParams({ file: relative(projectDir, file), line: String(line) })}#L${line}`
+      : undefined;
 }
+
+/** Symfony's alias of the newest profile's token. */
+export const LATEST_TOKEN = 'latest';
 
 export interface ProfilerRoutesOptions {
   readonly config: Config;
@@ -58,12 +68,27 @@ export interface ProfilerRoutesOptions {
 }
 
 export function createProfilerRoutes({ config, profiles, primary, sourceLink }: ProfilerRoutesOptions): Route<Handler>[] {
-  const settings = describeSettings(config);
+  // A secret's value inside another setting (a user name, a path) is masked too.
+  const mask = createSecretMasker(config);
+  const settings = describeSettings(config).map(([name, value]) => [name, mask(value)] as const);
+  const view = { settings, sourceLink, timeZone: config.logTimeZone };
 
-  const profilePage: Handler = (ctx, _req, res, { params }) =>
-    withProfile(params.token!, (profile) => {
-      const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
-      sendHtml(res, renderProfilePage(profile, panel, settings, sourceLink), ctx.receivedAt);
+  const showProfile = (ctx: RequestContext, res: ServerResponse, profile: Profile) => {
+    const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
+    sendHtml(res, renderProfilePage(profile, panel, view), ctx.receivedAt);
+  };
+
+  const profilePage: Handler = (ctx, _req, res, { params }) => withProfile(params.token!, (profile) => showProfile(ctx, res, profile));
+
+  /**
+   * `/_profiler/latest`: the newest request's profile, of every worker, shown as its own token
+   * would show it. The profiler's pages are not profiled (as Symfony disables its profiler in
+   * them), so this page is never its own latest; with no profile yet, a 404 like an unknown token.
+   */
+  const latestPage: Handler = (ctx, _req, res) =>
+    newestProfiles({}, 1).then(([latest]) => {
+      if (!latest) throw new TokenNotFound(LATEST_TOKEN);
+      showProfile(ctx, res, latest);
     });
 
   const exceptionPage: Handler = (ctx, _req, res, { params }) =>
@@ -84,13 +109,18 @@ export function createProfilerRoutes({ config, profiles, primary, sourceLink }: 
       ip: query.get('ip') || undefined,
     };
     const panel = parsePanel(query.get('panel'));
-    const local = profiles.search(criteria, SEARCH_LIMIT);
-    if (!primary) return sendHtml(res, renderSearchPage(criteria, panel, local), ctx.receivedAt);
-    // Requests in flight here are not at the primary yet; the primary has every worker's others.
-    return primary.search(criteria, SEARCH_LIMIT).then((shared = []) => {
-      sendHtml(res, renderSearchPage(criteria, panel, newestOf([local, shared], SEARCH_LIMIT)), ctx.receivedAt);
+    return newestProfiles(criteria, SEARCH_LIMIT).then((found) => {
+      sendHtml(res, renderSearchPage(criteria, panel, found, config.logTimeZone), ctx.receivedAt);
     });
   };
+
+  /** The newest matching requests of this process and, with several workers, of every worker. */
+  async function newestProfiles(criteria: SearchCriteria, limit: number): Promise<Profile[]> {
+    const local = profiles.search(criteria, limit);
+    if (!primary) return local;
+    // Requests in flight here are not at the primary yet; the primary has every worker's others.
+    return newestOf([local, (await primary.search(criteria, limit)) ?? []], limit);
+  }
 
   const openFile: Handler = async (ctx, _req, res) => {
     const query = new URLSearchParams(ctx.query);
@@ -119,6 +149,7 @@ export function createProfilerRoutes({ config, profiles, primary, sourceLink }: 
       route('profiler.open', '/_profiler/open', openFile),
       route('profiler.exception_css', '/_profiler/{token}/exception.css', stylesheet),
       route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
+      route('profiler.latest', `${PROFILER_PREFIX}${LATEST_TOKEN}`, latestPage),
       route('profiler.profile', '/_profiler/{token}', profilePage),
   ];
 }
@@ -131,10 +162,15 @@ function sendHtml(res: ServerResponse, html: string, now: number): void {
   sendBody(res, 200, ['content-type', 'text/html; charset=UTF-8', 'cache-control', 'no-cache, private', 'x-robots-tag', 'none'], html, now);
 }
 
-/** The settings shown on the config panel: never a secret's value. */
+/**
+ * Every setting the service reads, as the config panel shows it: its value in effect (defaults
+ * included), never a secret's value. TRUSTED_* as written; the BROKER_* parts from the AMQP URL
+ * they make.
+ */
 function describeSettings(config: Config): (readonly [string, string])[] {
   const ns = config.namespaces;
   const namespace = (n: { origin: string | undefined; path: string }) => (n.origin ?? '') + n.path;
+  const broker = new URL(config.brokerUrl);
   return [
     ['APP_ENV', config.appEnv],
     ['APP_DEBUG', config.debug ? '1' : '0'],
@@ -147,18 +183,28 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['SERVICE_BASE', namespace(ns.service)],
     ['STATIC_BASE', namespace(ns.static)],
     ['ADMIN_BASE', namespace(ns.admin)],
+    ['TRUSTED_PROXIES', config.trustedAsWritten.proxies || '(none)'],
+    ['TRUSTED_HOSTS', config.trustedAsWritten.hosts || '(any)'],
+    ['MAX_CONNECTIONS', String(config.maxConnections)],
     ['PUBLIC_DIR', config.publicDir],
     ['VAR_DIR', config.varDir],
     ['LOG_DIR', config.logDir],
     ['LOG_TIMEZONE', config.logTimeZone],
     ['LOG_MAX_FILES', String(config.logMaxFiles)],
+    ['LOG_MAX_BYTES', String(config.logMaxBytes)],
     ['NOT_FOUND_CACHE_CONTROL', config.notFoundCacheControl],
     ['POSTER_API', config.posterApi ? '1' : '0'],
+    ['POSTER_MAX_BYTES', String(config.posterMaxBytes)],
+    ['POSTER_RATE_LIMIT', String(config.posterRateLimit)],
     ['JWT_SECRET_KEY', config.jwt.secretKeyPath],
     ['JWT_PUBLIC_KEY', config.jwt.publicKeyPath],
     ['JWT_TOKEN_TTL', String(config.jwt.tokenTtl)],
     ['JWT_CLOCK_SKEW', String(config.jwt.clockSkew)],
-    ['BROKER_URL', config.brokerUrl.replace(/^(amqp:\/\/[^:@]*):[^@]*@/, `$1:${MASK}@`)],
+    ['JWT_CACHE_SIZE', String(config.jwt.cacheSize)],
+    ['BROKER_HOST', broker.hostname],
+    ['BROKER_PORT', broker.port],
+    ['BROKER_USER', decodeURIComponent(broker.username)],
+    ['BROKER_VHOST', decodeURIComponent(broker.pathname.slice(1))],
     ['PROFILER_MAX', String(config.profilerMax)],
     ['WORKERS', String(config.workers)],
     ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),

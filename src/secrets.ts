@@ -187,17 +187,24 @@ export function maskText(text: string, secretValues: readonly string[]): string 
 
 /**
  * A copy of a JSON-like value with secrets masked (as maskText does) in every string, member
- * names and nested members included. Walked without recursion, so no depth overflows the stack;
- * a container met twice (shared, or a cycle) is copied once. Other objects are kept as they are.
+ * names and nested members included.
  */
 export function maskJsonValue(value: unknown, secretValues: readonly string[]): unknown {
   const secrets = compileSecrets(secretValues);
   if (secrets.patterns.length === 0) return value;
-  const mask = (text: string) => maskCompiled(text, secrets);
+  return mapEveryString(value, (text) => maskCompiled(text, secrets));
+}
+
+/**
+ * A copy of a JSON-like value with `map` applied to every string, member names and nested
+ * members included. Walked without recursion, so no depth overflows the stack; a container met
+ * twice (shared, or a cycle) is copied once. Other objects are kept as they are.
+ */
+export function mapEveryString(value: unknown, map: (text: string) => string): unknown {
   const copies = new Map<object, unknown[] | Record<string, unknown>>();
   const pending: [source: object, copy: unknown[] | Record<string, unknown>][] = [];
   const copyOf = (item: unknown): unknown => {
-    if (typeof item === 'string') return mask(item);
+    if (typeof item === 'string') return map(item);
     if (!isContainer(item)) return item;
     let copy = copies.get(item);
     if (copy === undefined) {
@@ -215,7 +222,7 @@ export function maskJsonValue(value: unknown, secretValues: readonly string[]): 
     } else {
       // Defined, not assigned: a member named `__proto__` stays a member.
       for (const [key, item] of Object.entries(source)) {
-        Object.defineProperty(copy, mask(key), { value: copyOf(item), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(copy, map(key), { value: copyOf(item), enumerable: true, writable: true, configurable: true });
       }
     }
   }

@@ -7,8 +7,8 @@ import { FALLBACK_CONTROLLER, type AppObserver } from '../app-observer.js';
 import type { Config } from '../config.js';
 import type { RequestContext } from '../http/request.js';
 import type { ProblemDocument } from '../problem.js';
-import { createSecretMasker } from '../secrets.js';
-import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, maskEveryString, notKeptMarker } from './kept.js';
+import { createSecretMasker, mapEveryString } from '../secrets.js';
+import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker } from './kept.js';
 import { linkToPrimary } from './primary-link.js';
 import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
 import { createProfilerRoutes, PROFILER_PREFIX, sourceLinkFor } from './routes.js';
@@ -63,7 +63,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
   }
 
   /** A copy of attributes, the service's own bounded values (route ids, Node's methods): masked, not charged. */
-  const maskedAttributes = (attributes: Record<string, unknown>) => maskEveryString(attributes, mask) as Record<string, unknown>;
+  const maskedAttributes = (attributes: Record<string, unknown>) => mapEveryString(attributes, mask) as Record<string, unknown>;
 
   function finishOn(res: ServerResponse, { profile }: Recording, startedAt: number): void {
     res.once('close', () => {

@@ -112,16 +112,3 @@ export class ProfileBudget {
     return value;
   }
 }
-
-/**
- * A JSON-like value with every string at any depth, member names included, masked by `mask`;
- * for the service's own values (the request's attributes), which need no budget.
- */
-export function maskEveryString(value: unknown, mask: (text: string) => string): unknown {
-  if (typeof value === 'string') return mask(value);
-  if (Array.isArray(value)) return value.map((item) => maskEveryString(item, mask));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, member]) => [mask(key), maskEveryString(member, mask)]));
-  }
-  return value;
-}

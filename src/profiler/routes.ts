@@ -196,6 +196,7 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['POSTER_API', config.posterApi ? '1' : '0'],
     ['POSTER_MAX_BYTES', String(config.posterMaxBytes)],
     ['POSTER_RATE_LIMIT', String(config.posterRateLimit)],
+    ['CORS_ORIGINS', corsOriginsAsWritten(config.corsOrigins)],
     ['JWT_SECRET_KEY', config.jwt.secretKeyPath],
     ['JWT_PUBLIC_KEY', config.jwt.publicKeyPath],
     ['JWT_TOKEN_TTL', String(config.jwt.tokenTtl)],
@@ -209,4 +210,10 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['WORKERS', String(config.workers)],
     ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
   ];
+}
+
+/** CORS_ORIGINS as the panel shows it: `(off)`, `*` or the listed origins. */
+function corsOriginsAsWritten(origins: Config['corsOrigins']): string {
+  if (origins.kind === 'off') return '(off)';
+  return origins.kind === 'any' ? '*' : origins.origins.join(',');
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ENTRY_BYTES, MAX_KEPT_TEXT, MAX_PROFILE_BYTES, ProfileBudget, maskEveryString } from '../../src/profiler/kept.js';
+import { ENTRY_BYTES, MAX_KEPT_TEXT, MAX_PROFILE_BYTES, ProfileBudget } from '../../src/profiler/kept.js';
+import { mapEveryString } from '../../src/secrets.js';
 import { maskText } from '../../src/secrets.js';
 
 const mask = (text: string) => maskText(text, ['hunter2']);
@@ -21,7 +22,7 @@ describe('ProfileBudget', () => {
     const doc = { detail: 'x hunter2', errors: [{ pointer: '/hunter2', reason: 'no' }], n: 1, ok: true, none: null, hunter2: 'k' };
     const expected = { detail: 'x ******', errors: [{ pointer: '/******', reason: 'no' }], n: 1, ok: true, none: null, '******': 'k' };
     assert.deepEqual(new ProfileBudget(mask).value(doc), expected);
-    assert.deepEqual(maskEveryString(doc, mask), expected);
+    assert.deepEqual(mapEveryString(doc, mask), expected);
   });
 
   it('keeps a __proto__ member as a member', () => {

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Builds dist/ (the project's TypeScript, then the bundle step) when it is missing or older than
-// what it is built from: src/, the bundle step, the TypeScript settings (in a checkout; an
-// installed package has no src/ and ships dist/).
+// Builds dist/ with `tsc` when it is missing or older than what it is built from: src/ and the
+// TypeScript settings (in a checkout; an installed package has no src/ and ships dist/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What the build reads: anything newer here than the newest file in dist/ makes dist/ stale. */
-const BUILD_INPUTS = ['src', 'scripts/bundle.mjs', 'scripts/bundle', 'tsconfig.json', 'tsconfig.build.json'];
+const BUILD_INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time of a file, or of any file under a directory (0 if missing). */
 function newestMtime(path) {
@@ -22,22 +21,19 @@ function newestMtime(path) {
   return newest;
 }
 
-/** Whether `dir`'s dist/ is missing an entry or chunk, or older than what it is built from. */
+/** Whether `dir`'s dist/ has no server.js, or is older than what it is built from. */
 export function isStale(dir) {
   const dist = join(dir, 'dist');
-  if (!['server.js', 'bundle.js', 'bundle-lazy.js'].every((file) => existsSync(join(dist, file)))) return true;
+  if (!existsSync(join(dist, 'server.js'))) return true;
   return Math.max(...BUILD_INPUTS.map((input) => newestMtime(join(dir, input)))) > newestMtime(dist);
 }
 
 export function buildIfNeeded() {
-  const dist = join(root, 'dist');
   // An installed package ships dist/ and no src/: nothing to build.
   if (!existsSync(join(root, 'src')) || !isStale(root)) return;
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  for (const step of [[tsc, '-p', join(root, 'tsconfig.build.json')], [join(root, 'scripts', 'bundle.mjs'), dist]]) {
-    const result = spawnSync(process.execPath, step, { stdio: 'inherit' });
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildIfNeeded();

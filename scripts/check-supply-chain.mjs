@@ -84,7 +84,7 @@ const [packed] = JSON.parse(npm('pack', '--dry-run', '--json'));
 const files = packed.files.map((f) => f.path);
 const stray = files.filter((f) => !SHIPPED.some((re) => re.test(f)) || NEVER.some((re) => re.test(f)));
 if (stray.length > 0) fail(`npm pack would ship ${stray.join(', ')}`);
-for (const needed of ['dist/server.js', 'dist/index.js', 'dist/bundle.js', 'dist/bundle-lazy.js', 'README.md', 'LICENSE', 'SECURITY.md', 'assets/fonts/LICENSE-DejaVu.txt']) {
+for (const needed of ['dist/server.js', 'dist/index.js', 'dist/cli/jwt.js', 'dist/cli/poster.js', 'README.md', 'LICENSE', 'SECURITY.md', 'assets/fonts/LICENSE-DejaVu.txt']) {
   if (!files.includes(needed)) fail(`npm pack would not ship ${needed}`);
 }
 console.log(`npm pack: ${files.length} files, only dist/, assets/, bin/, README, LICENSE, SECURITY.md`);

@@ -3,14 +3,19 @@
 //   unit: test/**/*.test.ts outside test/e2e/ (needs only Node)
 //   e2e:  test/e2e/**/*.test.ts (drives real outside programs; see scripts/install-test-tools)
 //   fuzz: test/fuzz/**/*.fuzz.ts (seeded raw requests against the real program; FUZZ_* settings)
+//   sockets: the raw-socket server tests (unit-tier files), the ones .ci/run also runs against
+//            the build with SERVICE_TARGET=dist
 // Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+/** The tests that talk to a whole server over raw sockets (framing, connections, client errors). */
+const RAW_SOCKET_TESTS = ['test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts', 'test/static-framing.test.ts'];
+
 const tier = process.argv[2];
-if (tier !== 'unit' && tier !== 'e2e' && tier !== 'fuzz') {
-  console.error('usage: run-tests.mjs unit|e2e|fuzz [name-filter]');
+if (tier !== 'unit' && tier !== 'e2e' && tier !== 'fuzz' && tier !== 'sockets') {
+  console.error('usage: run-tests.mjs unit|e2e|fuzz|sockets [name-filter]');
   process.exit(2);
 }
 const filter = process.argv[3] ?? '';
@@ -23,7 +28,7 @@ function listTests(dir) {
   });
 }
 
-const all = listTests('test').map((p) => relative('.', p)).sort();
+const all = tier === 'sockets' ? RAW_SOCKET_TESTS.map((p) => join(...p.split('/'))) : listTests('test').map((p) => relative('.', p)).sort();
 const inTier = (p) => (tier === 'fuzz' ? p.startsWith(join('test', 'fuzz')) : (tier === 'e2e') === p.startsWith(join('test', 'e2e')));
 const files = all.filter((p) => inTier(p) && p.includes(filter));
 if (files.length === 0) {

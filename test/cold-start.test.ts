@@ -6,6 +6,10 @@ import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
 import { send } from './helpers/http.js';
 import { runServerProgram } from './helpers/service.js';
+import { serviceTarget } from './helpers/target.js';
+
+// The modules as SERVICE_TARGET names them: src/x.ts, or dist/x.js as production loads them.
+const { name: tree, moduleFile } = serviceTarget();
 
 const root = mkdtempSync(join(tmpdir(), 'cold-start-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -39,8 +43,9 @@ describe('cold start', () => {
     assert.equal((await send(url, 'GET', '/')).status, 200);
     const urls = loaded();
     // The hook saw the program itself, so an empty list cannot pass for a lean one.
-    assert.ok(urls.some((u) => u.endsWith('/src/server.ts')), `the hook recorded ${urls.length} modules`);
-    for (const needle of ['/node_modules/jose/', '/src/posterEncoder/', '/src/poster/', '/src/jwt.ts', '/src/jwt/', '/src/static.ts', '/src/static/plan.ts', 'node:crypto']) {
+    assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
+    const lazy = [`${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`, moduleFile('static'), moduleFile('static/plan')];
+    for (const needle of ['/node_modules/jose/', ...lazy.map((path) => `/${path}`), 'node:crypto']) {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);
     }
@@ -51,12 +56,13 @@ describe('cold start', () => {
     writeFileSync(join(publicDir, 'first.txt'), 'first file\n');
     const { run, loaded } = runRecorded({ PUBLIC_DIR: publicDir });
     const url = await run.listening;
-    assert.deepEqual(loaded().filter((u) => u.endsWith('/src/static.ts')), [], 'static.ts was loaded before any static request');
+    const staticModule = `/${moduleFile('static')}`;
+    assert.deepEqual(loaded().filter((u) => u.endsWith(staticModule)), [], 'static.ts was loaded before any static request');
     const [first, second] = await Promise.all([send(url, 'GET', '/static/first.txt'), send(url, 'GET', '/static/missing.txt')]);
     assert.equal(first.status, 200);
     assert.equal(first.body, 'first file\n');
     assert.equal(second.status, 404);
-    assert.equal(loaded().filter((u) => u.endsWith('/src/static.ts')).length, 1, 'static.ts was loaded once');
+    assert.equal(loaded().filter((u) => u.endsWith(staticModule)).length, 1, 'static.ts was loaded once');
   });
 
   it('answers the first protected request, with jose loaded on demand, when it is the first thing asked', { timeout: 60_000 }, async () => {

@@ -1,18 +1,34 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { freshCheckout } from './helpers/checkout.js';
+
+interface CycloneDx {
+  bomFormat: string;
+  metadata: { component: { name: string; version: string } };
+  components: { name: string; type: string; hashes?: { alg: string; content: string }[]; licenses: { license: { id: string } }[] }[];
+}
 
 describe('npm run sbom', () => {
-  it('writes a CycloneDX JSON document of the runtime tree to sbom.cdx.json', { timeout: 60_000 }, () => {
-    rmSync('sbom.cdx.json', { force: true });
-    const run = spawnSync('npm', ['run', 'sbom'], { encoding: 'utf8' });
+  it('names the package, not the checkout folder, and lists jose and the DejaVu fonts with their licence', { timeout: 60_000 }, () => {
+    // A clone in a folder of any name (fresh-checkout-XXXXXX).
+    const checkout = freshCheckout();
+    const run = spawnSync('npm', ['run', 'sbom', '--silent'], { cwd: checkout, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /wrote sbom\.cdx\.json/);
-    const sbom = JSON.parse(readFileSync('sbom.cdx.json', 'utf8')) as { bomFormat: string; components: { name: string }[] };
-    rmSync('sbom.cdx.json');
+    assert.equal(run.stdout, 'wrote sbom.cdx.json\n');
+    const sbom = JSON.parse(readFileSync(join(checkout, 'sbom.cdx.json'), 'utf8')) as CycloneDx;
     assert.equal(sbom.bomFormat, 'CycloneDX');
-    assert.deepEqual(sbom.components.map((c) => c.name), ['jose']);
+    assert.equal(sbom.metadata.component.name, 'problem-service');
+    assert.equal(sbom.metadata.component.version, '0.1.0');
+    assert.deepEqual(
+      sbom.components.map((c) => [c.type, c.name, c.licenses.map((l) => l.license.id).join()]),
+      [['library', 'jose', 'MIT'], ['file', 'DejaVuSans-Bold.ttf', 'Bitstream-Vera'], ['file', 'DejaVuSans.ttf', 'Bitstream-Vera']],
+    );
+    const font = readFileSync(join(checkout, 'assets', 'fonts', 'DejaVuSans.ttf'));
+    assert.deepEqual(sbom.components[2]!.hashes, [{ alg: 'SHA-256', content: createHash('sha256').update(font).digest('hex') }]);
   });
 });
 

@@ -1,21 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { filesUnder, freshCheckout } from './helpers/checkout.js';
 import { send } from './helpers/http.js';
 
-const ROOT = resolve('.');
-
-/** Starts `npm start` with a clean environment; resolves once it prints its listening line. */
-async function npmStart(options: { detached: boolean }) {
+/** Starts `npm start` or `npm run dev` with a clean environment; resolves once it prints its listening line. */
+async function npmStart(options: { detached: boolean; script?: 'start' | 'dev' }) {
   const varDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
   after(() => rmSync(varDir, { recursive: true, force: true }));
   // npm is how users start the service; the script must not depend on npm's pre-scripts,
   // which the project's .npmrc (ignore-scripts) turns off.
-  const child = spawn('npm', ['start', '--silent'], {
+  const child = spawn('npm', ['run', options.script ?? 'start', '--silent'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, APP_ENV: 'test', PORT: '0', VAR_DIR: varDir },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached,
@@ -30,7 +29,7 @@ async function npmStart(options: { detached: boolean }) {
       const match = /listening on (http:\/\/\S+)\n/.exec(stdout);
       if (match) resolve(match[1]!);
     });
-    void exited.then(() => reject(new Error(`npm start exited before listening: ${stderr}`)));
+    void exited.then(() => reject(new Error(`npm ${options.script ?? 'start'} exited before listening: ${stderr}`)));
   });
   return { child, url, exited, output: () => ({ stdout, stderr }) };
 }
@@ -58,22 +57,35 @@ describe('npm start', () => {
   }
 });
 
+describe('npm run dev', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`passes ${signal} sent to the npm process alone to the service, which stops and gives its exit code`, { timeout: 120_000 }, async () => {
+      const { child, url, exited } = await npmStart({ detached: false, script: 'dev' });
+      assert.equal((await send(url, 'GET', '/')).status, 200);
+      child.kill(signal);
+      const [code] = await exited;
+      assert.equal(code, 0);
+      // No orphan under PID 1 keeps serving once npm is gone.
+      await assert.rejects(send(url, 'GET', '/'), /ECONNREFUSED/);
+    });
+  }
+});
+
 describe('the jwt and poster commands', () => {
-  it('work through npx right after npm ci, building dist/ on demand', { timeout: 120_000 }, async () => {
+  it('work through npx right after npm ci, building dist/ on demand with tsc alone', { timeout: 120_000 }, async () => {
     // A fresh checkout: the sources and installed modules, no dist/.
-    const checkout = mkdtempSync(join(tmpdir(), 'fresh-checkout-'));
-    after(() => rmSync(checkout, { recursive: true, force: true }));
-    for (const entry of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'assets']) {
-      cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true });
-    }
-    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+    const checkout = freshCheckout();
     const npx = (...args: string[]) =>
       spawnSync('npx', ['--no-install', ...args], { cwd: checkout, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     const jwt = npx('jwt', '--help');
     assert.equal(jwt.status, 0, jwt.stderr);
     assert.match(jwt.stdout, /jwt generate-keypair/);
-    assert.ok(existsSync(join(checkout, 'dist', 'cli', 'jwt.js')), 'dist/ was not built');
-    assert.ok(existsSync(join(checkout, 'dist', 'bundle.js')), 'dist/ was not bundled');
+    // What runs is what tsc emits, file for file: src/x.ts -> dist/x.js, its map and its types.
+    const emitted = filesUnder(join(checkout, 'src')).flatMap((ts) => {
+      const base = ts.slice(0, -'.ts'.length);
+      return [`${base}.d.ts`, `${base}.js`, `${base}.js.map`];
+    });
+    assert.deepEqual(filesUnder(join(checkout, 'dist')), emitted.sort());
     const poster = npx('poster', '--help');
     assert.equal(poster.status, 0, poster.stderr);
     assert.match(poster.stdout, /usage: poster --title/);

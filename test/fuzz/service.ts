@@ -1,5 +1,6 @@
 /**
- * The service under fuzz: a real program (src/server.ts through tsx) with a temp PUBLIC_DIR
+ * The service under fuzz: a real program (src/server.ts through tsx, or the built dist/server.js
+ * with SERVICE_TARGET=dist: see ../helpers/target.ts) with a temp PUBLIC_DIR
  * holding a few files of every kind the static handler must tell apart, a temp LOG_DIR with the
  * real daily file sink, configured secrets of known random values, and the poster API on with
  * its own key pair.

@@ -1,5 +1,6 @@
 /**
- * Starts the service in-process on port 0 with a memory logger, for black-box tests.
+ * Starts the service in-process on port 0 with a memory logger, or as a program, for black-box
+ * tests: from src/ or from the build, as SERVICE_TARGET says (./target.ts).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +11,8 @@ import type { Readable } from 'node:stream';
 import { after } from 'node:test';
 import { parseConfig, type Config } from '../../src/config.js';
 import type { Logger, LogLevel } from '../../src/log.js';
-import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
+import type { RunningServer, StartOptions } from '../../src/server.js';
+import { serviceTarget } from './target.js';
 
 export interface MemoryLogger extends Logger {
   readonly lines: { channel: string; level: LogLevel; message: string }[];
@@ -43,22 +45,28 @@ function varDirForThisFile(): string {
   return sharedVarDir;
 }
 
+/** Settings for a test: port 0, loopback, a temp VAR_DIR, then `vars`. */
+function testSettings(vars: Record<string, string>): Record<string, string> {
+  return { APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: varDirForThisFile(), ...vars };
+}
+
 /** A config from settings (port 0, loopback, a temp VAR_DIR), as start-up would validate them. */
 export function testConfig(vars: Record<string, string> = {}): Config {
-  return parseConfig({ APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: varDirForThisFile(), ...vars }, process.cwd());
+  return parseConfig(testSettings(vars), process.cwd());
 }
 
 export interface TestService extends RunningServer {
   readonly log: MemoryLogger;
 }
 
-/** Starts a service for the current test file and stops it after the file's tests. */
+/** Starts a service (of SERVICE_TARGET) for the current test file and stops it after the file's tests. */
 export async function startTestService(
   vars: Record<string, string> = {},
   options: Omit<StartOptions, 'config' | 'logger'> = {},
 ): Promise<TestService> {
+  const target = await serviceTarget().loadModules();
   const log = createMemoryLogger();
-  const running = await startServer({ ...options, config: testConfig(vars), logger: log });
+  const running = await target.startServer({ ...options, config: target.parseConfig(testSettings(vars), process.cwd()), logger: log });
   after(() => running.stop());
   return { ...running, log };
 }
@@ -74,13 +82,14 @@ export interface ServerProgram {
 }
 
 /**
- * Runs src/server.ts as a program (as `npm run dev` does) with a clean environment; or the
- * built `dist/server.js` when `entry` names it.
+ * Runs the server program of SERVICE_TARGET with a clean environment: src/server.ts through tsx
+ * (as `npm run dev` does) or dist/server.js (as `npm start` does); or the entry `entry` names.
  */
-export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry = 'src/server.ts'): ServerProgram {
+export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry?: string): ServerProgram {
   const varDir = mkdtempSync(join(tmpdir(), 'server-var-'));
   after(() => rmSync(varDir, { recursive: true, force: true }));
-  const args = entry.endsWith('.ts') ? ['--import', 'tsx', ...nodeArgs, entry] : [...nodeArgs, entry];
+  const program = entry ?? serviceTarget().serverEntry;
+  const args = program.endsWith('.ts') ? ['--import', 'tsx', ...nodeArgs, program] : [...nodeArgs, program];
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', VAR_DIR: varDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,8 +20,8 @@ function checkout(files: Record<string, number>): string {
   return dir;
 }
 
-const BUILT = { 'dist/server.js': 10, 'dist/bundle.js': 10, 'dist/bundle-lazy.js': 10 };
-const INPUTS = { 'src/server.ts': 100, 'scripts/bundle.mjs': 100, 'scripts/bundle/emit.mjs': 100, 'tsconfig.json': 100, 'tsconfig.build.json': 100 };
+const BUILT = { 'dist/server.js': 10, 'dist/app.js': 10 };
+const INPUTS = { 'src/server.ts': 100, 'src/http/body.ts': 100, 'tsconfig.json': 100, 'tsconfig.build.json': 100 };
 
 describe('build-if-needed', () => {
   it('leaves a build newer than everything it is built from', () => assert.equal(isStale(checkout({ ...INPUTS, ...BUILT })), false));
@@ -30,11 +30,9 @@ describe('build-if-needed', () => {
     it(`builds again when ${input} is newer than dist/`, () => assert.equal(isStale(checkout({ ...INPUTS, ...BUILT, [input]: 1 })), true));
   }
 
-  for (const output of Object.keys(BUILT)) {
-    it(`builds when ${output} is missing`, () => {
-      const files: Record<string, number> = { ...INPUTS, ...BUILT };
-      delete files[output];
-      assert.equal(isStale(checkout(files)), true);
-    });
-  }
+  it('builds when dist/server.js is missing', () => {
+    const files: Record<string, number> = { ...INPUTS, ...BUILT };
+    delete files['dist/server.js'];
+    assert.equal(isStale(checkout(files)), true);
+  });
 });

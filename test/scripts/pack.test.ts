@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { freshCheckout, ROOT } from '../helpers/checkout.js';
+
+/** Runs a program; its output as text. */
+function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const options: SpawnSyncOptions = { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } };
+  const result = spawnSync(program, args, options);
+  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/**
+ * A consumer's scratch project, removed after the test file. jose, the one dependency, is there
+ * already (a copy of ours), so `npm install --offline` needs nothing from the network.
+ */
+function scratchProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'consumer-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  cpSync(join(ROOT, 'node_modules', 'jose'), join(dir, 'node_modules', 'jose'), { recursive: true });
+  return dir;
+}
+
+const tarballs = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.tgz'));
+
+describe('npm run pack', () => {
+  it('makes, on a fresh clone, a package whose library and commands work once installed', { timeout: 240_000 }, () => {
+    const checkout = freshCheckout();
+    const pack = run('npm', ['run', 'pack', '--silent'], checkout);
+    assert.equal(pack.status, 0, pack.stderr);
+    const [tarball] = tarballs(checkout);
+    assert.ok(tarball, `no tarball: ${pack.stdout}`);
+    assert.match(pack.stdout, new RegExp(`^${tarball.replaceAll('.', '\\.')}: \\d+ files, built from src/ by tsc\\n$`));
+
+    // Installed as a consumer would, from the tarball alone.
+    const consumer = scratchProject();
+    const install = run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(checkout, tarball)], consumer);
+    assert.equal(install.status, 0, install.stderr);
+    const library = run(process.execPath, ['--input-type=module', '-e', "const m = await import('problem-service'); console.log(typeof m.createApp, typeof m.startServer);"], consumer);
+    assert.equal(library.status, 0, library.stderr);
+    assert.equal(library.stdout, 'function function\n');
+    const poster = run('npx', ['--no-install', 'poster', '--help'], consumer);
+    assert.equal(poster.status, 0, poster.stderr);
+    assert.match(poster.stdout, /usage: poster --title/);
+    const jwt = run('npx', ['--no-install', 'jwt', '--help'], consumer);
+    assert.equal(jwt.status, 0, jwt.stderr);
+    assert.match(jwt.stdout, /jwt generate-keypair/);
+    assert.ok(!existsSync(join(consumer, 'node_modules', 'problem-service', 'src')), 'the package ships src/');
+  });
+
+  it('refuses, naming the file, when the tarball would lack what an installed package needs', { timeout: 240_000 }, () => {
+    const checkout = freshCheckout();
+    rmSync(join(checkout, 'bin', 'poster.mjs'));
+    const pack = run('npm', ['run', 'pack', '--silent'], checkout);
+    assert.equal(pack.status, 1);
+    assert.match(pack.stderr, /^pack: the tarball would lack bin\/poster\.mjs: nothing was packed$/m);
+    assert.deepEqual(tarballs(checkout), []);
+  });
+});

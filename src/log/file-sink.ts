@@ -18,7 +18,7 @@ import { createTimestamper, formatLine, type Logger, type LogLevel } from '../lo
 import { DayCap } from './day-cap.js';
 import { LineQueue, type QueuedLine } from './queue.js';
 import { OpenLogFile } from './open-file.js';
-import { dailyLogFileName, LocalDates, pruneList } from './rotation.js';
+import { dailyLogFileName, futureDated, LocalDates, pruneList } from './rotation.js';
 import { errorCode } from '../util/errno.js';
 
 export interface FileLoggerOptions {
@@ -86,6 +86,8 @@ class DailyFileSink implements FileLogger {
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #cap: DayCap;
+  /** Files dated after today were reported on stderr (once per sink). */
+  #futureReported = false;
 
   constructor(options: FileLoggerOptions) {
     this.#dir = options.dir;
@@ -102,7 +104,7 @@ class DailyFileSink implements FileLogger {
     // Retention at start-up, synchronously so that a starting service is in a known state.
     try {
       mkdirSync(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(readdirSync(this.#dir))) {
+      for (const name of this.#pruneList(readdirSync(this.#dir), this.#dates.dateOf(this.#clock()))) {
         try {
           unlinkSync(join(this.#dir, name));
         } catch {
@@ -236,7 +238,7 @@ class DailyFileSink implements FileLogger {
     this.#open = opened;
     if (current) await current.close();
     // A new day's file (or the first): keep only the newest maxFiles, this one included.
-    if (current?.date !== date) await this.#prune();
+    if (current?.date !== date) await this.#prune(date);
     return opened;
   }
 
@@ -260,14 +262,23 @@ class DailyFileSink implements FileLogger {
     if (notice !== undefined) this.#warn(formatLine(this.#stamp(this.#clock()), 'app', 'WARNING', notice).trimEnd());
   }
 
-  #pruneList(names: string[]): string[] {
-    return pruneList(names, this.#appEnv, this.#maxFiles);
+  /** What retention deletes while the file of `writing` is in use; says once if some are dated later. */
+  #pruneList(names: string[], writing: string): string[] {
+    const future = futureDated(names, this.#appEnv, writing);
+    if (future.length > 0 && !this.#futureReported) {
+      this.#futureReported = true;
+      this.#warn(
+        `log: ${future.length} file${future.length === 1 ? '' : 's'} in ${this.#dir} dated after ${writing} (the latest ${future.at(-1)}): ` +
+          'was the clock ahead? Retention counts them as the newest and never deletes the file in use',
+      );
+    }
+    return pruneList(names, this.#appEnv, this.#maxFiles, writing);
   }
 
-  async #prune(): Promise<void> {
+  async #prune(writing: string): Promise<void> {
     try {
       await mkdir(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(await readdir(this.#dir))) {
+      for (const name of this.#pruneList(await readdir(this.#dir), writing)) {
         await unlink(join(this.#dir, name)).catch(() => {}); // another process may have pruned it first
       }
     } catch {

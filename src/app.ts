@@ -17,7 +17,7 @@ import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './probl
 import { createProblemResponder } from './problem-responder.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { createSecretMasker } from './secrets.js';
-import { STATIC_METHODS, createStaticHandlerOnDemand } from './static/route.js';
+import { STATIC_METHODS, createStaticHandler } from './static.js';
 
 export type { Handler, HandlerMatch } from './http/handler.js';
 export { FALLBACK_CONTROLLER, type AppObserver } from './app-observer.js';
@@ -42,7 +42,7 @@ export function createApp(options: AppOptions): RequestListener {
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
   const maskSecrets = createSecretMasker(config);
   const inServiceZone = underNamespace(config.namespaces.service);
-  const serveStatic = createStaticHandlerOnDemand({ publicDir: config.publicDir });
+  const serveStatic = createStaticHandler({ publicDir: config.publicDir });
   const routes = compileRoutes<Handler>([
     { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
     ...(observer?.routes ?? []),

@@ -2,9 +2,9 @@
  * ES512 JWTs: the passphrase-protected key pair, issuing and verifying tokens (through jose),
  * a cache of verified tokens, and the bearer guard of protected routes.
  *
- * Keys are node:crypto's alone; jose is imported on the first token issued or verified (or by
- * `loadJose`), so importing this module, or starting a service whose protected routes nobody
- * calls, never pays for it.
+ * Keys are node:crypto's alone; jose is imported where a token is first issued or verified (or by
+ * `loadJose`), so importing this module never pays for it. The service imports it before it
+ * listens, when the poster API is on (see `loadJose`).
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,18 +17,16 @@ import { failed, succeeded, type Result } from './util/result.js';
 export const JWT_ALGORITHM = 'ES512';
 
 type Jose = typeof import('jose');
-let jose: Promise<Jose> | undefined;
 
 /**
- * jose, imported once on first use. Call it ahead (after the service listens) so the first
- * protected request does not wait for the import; a failed import is retried by the next call.
+ * jose. Node's module map keeps it once loaded, so later calls cost a lookup and no state of ours
+ * remembers anything. Node keeps a failed import as well, for the life of the process (Node 20:
+ * an EMFILE while reading one of jose's files fails every later import of it), so the service
+ * calls this before it listens, where a failure stops the start rather than every protected
+ * request until a restart.
  */
 export function loadJose(): Promise<Jose> {
-  jose ??= import('jose').catch((err: unknown) => {
-    jose = undefined;
-    throw err;
-  });
-  return jose;
+  return import('jose');
 }
 /** Longer tokens are refused before any cryptography runs. */
 export const MAX_TOKEN_LENGTH = 8 * 1024;

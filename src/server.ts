@@ -82,12 +82,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
   server.on('clientError', createClientErrorHandler(badRequests));
   try {
+    // jose is imported now: Node keeps a failed import for good, and a failure here stops the
+    // start instead of failing every protected request until a restart.
+    await posterApi?.ready();
     await listen(server, config.host, config.port);
   } catch (err) {
     await posterApi?.pool.close();
     throw err;
   }
-  void posterApi?.warm();
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;

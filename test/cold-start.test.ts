@@ -44,20 +44,22 @@ describe('cold start', () => {
     const urls = loaded();
     // The hook saw the program itself, so an empty list cannot pass for a lean one.
     assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
-    const lazy = [`${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`, moduleFile('static'), moduleFile('static/plan')];
+    const lazy = [`${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`];
     for (const needle of ['/node_modules/jose/', ...lazy.map((path) => `/${path}`), 'node:crypto']) {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);
     }
   });
 
-  it('loads the static file modules on the first static request, and serves it', { timeout: 60_000 }, async () => {
+  // Node keeps a failed import for the life of the process: loaded before the service listens, a
+  // failure stops the start rather than every static request until a restart.
+  it('loads the static file modules once, before it listens, and serves the first static request', { timeout: 60_000 }, async () => {
     const publicDir = mkdtempSync(join(root, 'public-'));
     writeFileSync(join(publicDir, 'first.txt'), 'first file\n');
     const { run, loaded } = runRecorded({ PUBLIC_DIR: publicDir });
     const url = await run.listening;
     const staticModule = `/${moduleFile('static')}`;
-    assert.deepEqual(loaded().filter((u) => u.endsWith(staticModule)), [], 'static.ts was loaded before any static request');
+    assert.equal(loaded().filter((u) => u.endsWith(staticModule)).length, 1, 'static.ts was not loaded before the service listened');
     const [first, second] = await Promise.all([send(url, 'GET', '/static/first.txt'), send(url, 'GET', '/static/missing.txt')]);
     assert.equal(first.status, 200);
     assert.equal(first.body, 'first file\n');
@@ -65,7 +67,7 @@ describe('cold start', () => {
     assert.equal(loaded().filter((u) => u.endsWith(staticModule)).length, 1, 'static.ts was loaded once');
   });
 
-  it('answers the first protected request, with jose loaded on demand, when it is the first thing asked', { timeout: 60_000 }, async () => {
+  it('answers the first protected request, with jose loaded before it listens, when it is the first thing asked', { timeout: 60_000 }, async () => {
     const PASS = 'cold start passphrase';
     const keyPaths = { secretKeyPath: join(root, 'jwt', 'private.pem'), publicKeyPath: join(root, 'jwt', 'public.pem') };
     writeKeyPair(keyPaths, PASS, false);
@@ -78,10 +80,56 @@ describe('cold start', () => {
       JWT_PASSPHRASE: PASS,
     });
     const url = await run.listening;
+    assert.ok(loaded().some((u) => u.includes('/node_modules/jose/')), 'jose was not loaded before the service listened');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const res = await send(url, 'POST', '/api/posters', headers, JSON.stringify({ title: 'First' }));
     assert.equal(res.status, 201, res.body);
-    const urls = loaded();
-    assert.ok(urls.some((u) => u.includes('/node_modules/jose/')), 'jose was never loaded');
+  });
+});
+
+// A load hook that fails the first load of a module whose URL contains `needle`, as a shortage of
+// descriptors does: Node's loader then keeps that failure for the life of the process, as it
+// keeps a real EMFILE.
+function failFirstLoadOf(needle: string): string[] {
+  const hooks = `let failed = false;
+export async function load(url, context, next) {
+  if (!failed && url.includes(${JSON.stringify(needle)})) {
+    failed = true;
+    throw Object.assign(new Error('EMFILE: too many open files, open ' + url), { code: 'EMFILE' });
+  }
+  return next(url, context);
+}`;
+  const register = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(register)}`];
+}
+
+/** `listening on <url>` or `exit <code>`, whichever the program does first. */
+function firstOutcome(run: ReturnType<typeof runServerProgram>): Promise<string> {
+  return Promise.race([run.listening.then((url) => `listening on ${url}`), run.exited.then(([code]) => `exit ${code}`)]);
+}
+
+describe('a module that fails to load', () => {
+  it('stops the start with one line and exit code 1 when jose fails, rather than failing every protected request until a restart', { timeout: 60_000 }, async () => {
+    const PASS = 'failed import passphrase';
+    const keyPaths = { secretKeyPath: join(root, 'jwt-failed', 'private.pem'), publicKeyPath: join(root, 'jwt-failed', 'public.pem') };
+    writeKeyPair(keyPaths, PASS, false);
+    const run = runServerProgram({
+      POSTER_API: '1',
+      PUBLIC_DIR: join(root, 'public'),
+      JWT_SECRET_KEY: keyPaths.secretKeyPath,
+      JWT_PUBLIC_KEY: keyPaths.publicKeyPath,
+      JWT_PASSPHRASE: PASS,
+    }, failFirstLoadOf('/node_modules/jose/'));
+    after(() => run.child.kill());
+    assert.equal(await firstOutcome(run), 'exit 1', run.output().stderr);
+    assert.match(run.output().stderr, /^cannot start: EMFILE: too many open files, open file:\/\/\S+\/node_modules\/jose\/\S+\n$/);
+  });
+
+  it('stops the start with exit code 1 when static file serving fails, rather than answering every static request with a 500', { timeout: 60_000 }, async () => {
+    const run = runServerProgram({ PUBLIC_DIR: join(root, 'public') }, failFirstLoadOf('/src/static/plan.ts'));
+    after(() => run.child.kill());
+    assert.equal(await firstOutcome(run), 'exit 1', run.output().stderr);
+    assert.match(run.output().stderr, /EMFILE: too many open files, open file:\/\/\S+\/src\/static\/plan\.ts\n/);
   });
 });

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { DEFAULT_LOG_MAX_BYTES } from '../config.js';
 import { createTimestamper, formatLine, type Logger, type LogLevel } from '../log.js';
 import { DayCap } from './day-cap.js';
-import { LineQueue, type QueuedLine } from './queue.js';
-import { OpenLogFile } from './open-file.js';
-import { dailyLogFileName, LocalDates, pruneList } from './rotation.js';
+import { LineQueue, writtenPart, type QueuedLine } from './queue.js';
+import { OpenLogFile, type WriteBytes } from './open-file.js';
+import { dailyLogFileName, futureDated, LocalDates, pruneList } from './rotation.js';
 import { errorCode } from '../util/errno.js';
 
 export interface FileLoggerOptions {
@@ -37,6 +37,8 @@ export interface FileLoggerOptions {
   readonly flushDelayMs?: number;
   /** Queued bytes beyond which new lines are counted and dropped (default 16 MiB). */
   readonly maxQueuedBytes?: number;
+  /** The write call behind every append (default the file handle's); tests fill a disk with it. */
+  readonly writeBytes?: WriteBytes;
 }
 
 export interface FileLogger extends Logger {
@@ -52,11 +54,15 @@ const DEFAULT_MAX_QUEUED_BYTES = 16 << 20;
 /** The most one write call carries. */
 const MAX_BATCH_BYTES = 1 << 20;
 
-/** What to write for one batch: a notice owed for an earlier day, then the lines under the cap. */
+/**
+ * What to write for one batch: a prefix (a newline ending a line an earlier write cut, a notice
+ * owed for an earlier day), then the lines under the cap.
+ */
 interface WritePlan {
   readonly data: Buffer;
   readonly kept: number;
   readonly withNotice: boolean;
+  readonly prefixBytes: number;
 }
 
 /** Creates the sink and applies retention once; never throws for an unwritable directory. */
@@ -86,6 +92,11 @@ class DailyFileSink implements FileLogger {
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #cap: DayCap;
+  /** The file whose last line a failed write cut: the next write to it starts on a new line. */
+  #cutPath: string | undefined;
+  readonly #writeBytes: WriteBytes | undefined;
+  /** Files dated after today were reported on stderr (once per sink). */
+  #futureReported = false;
 
   constructor(options: FileLoggerOptions) {
     this.#dir = options.dir;
@@ -99,10 +110,11 @@ class DailyFileSink implements FileLogger {
     this.#stamp = createTimestamper(options.timeZone);
     this.#dates = new LocalDates(options.timeZone);
     this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);
+    this.#writeBytes = options.writeBytes;
     // Retention at start-up, synchronously so that a starting service is in a known state.
     try {
       mkdirSync(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(readdirSync(this.#dir))) {
+      for (const name of this.#pruneList(readdirSync(this.#dir), this.#dates.dateOf(this.#clock()))) {
         try {
           unlinkSync(join(this.#dir, name));
         } catch {
@@ -185,18 +197,23 @@ class DailyFileSink implements FileLogger {
   async #pump(): Promise<void> {
     while (this.#queue.length > 0 && !this.#failing) {
       const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
+      let unwritten = batch;
       try {
         const file = await this.#fileFor(batch[0]!.date);
-        const plan = this.#plan(batch, file.size);
-        await file.write(plan.data);
+        const plan = this.#plan(batch, file.size, file.path);
+        const outcome = await file.write(plan.data);
+        if (outcome.error !== undefined) {
+          unwritten = this.#dropWritten(batch, plan, outcome.written, file.path);
+          throw outcome.error;
+        }
         this.#commit(batch, plan, file.path);
         if (this.#reported) {
           this.#reported = false;
           this.#warn(`log: writing to ${this.#dir} again`);
         }
       } catch (err) {
-        // Put the batch back in front, keep answering, say so once, retry later.
-        this.#queue.putBack(batch);
+        // Put what is not in the file back in front, keep answering, say so once, retry later.
+        this.#queue.putBack(unwritten);
         this.#reportFailure(err as NodeJS.ErrnoException);
       }
     }
@@ -204,17 +221,24 @@ class DailyFileSink implements FileLogger {
 
   #writeBatchSync(batch: QueuedLine[]): void {
     const path = join(this.#dir, dailyLogFileName(this.#appEnv, batch[0]!.date));
+    let unwritten = batch;
     try {
       const fd = openSync(path, 'a');
       try {
-        const plan = this.#plan(batch, fstatSync(fd).size);
-        for (let offset = 0; offset < plan.data.byteLength; ) offset += writeSync(fd, plan.data, offset);
+        const plan = this.#plan(batch, fstatSync(fd).size, path);
+        let offset = 0;
+        try {
+          while (offset < plan.data.byteLength) offset += writeSync(fd, plan.data, offset);
+        } catch (err) {
+          unwritten = this.#dropWritten(batch, plan, offset, path);
+          throw err;
+        }
         this.#commit(batch, plan, path);
       } finally {
         closeSync(fd);
       }
     } catch (err) {
-      this.#queue.putBack(batch);
+      this.#queue.putBack(unwritten);
       throw err;
     }
   }
@@ -232,25 +256,43 @@ class DailyFileSink implements FileLogger {
       if (found !== 'replaced') return current;
     }
     await mkdir(this.#dir, { recursive: true });
-    const opened = await OpenLogFile.open(date, join(this.#dir, dailyLogFileName(this.#appEnv, date)), now);
+    const opened = await OpenLogFile.open(date, join(this.#dir, dailyLogFileName(this.#appEnv, date)), now, this.#writeBytes);
     this.#open = opened;
     if (current) await current.close();
     // A new day's file (or the first): keep only the newest maxFiles, this one included.
-    if (current?.date !== date) await this.#prune();
+    if (current?.date !== date) await this.#prune(date);
     return opened;
   }
 
-  #plan(batch: readonly QueuedLine[], size: number): WritePlan {
+  #plan(batch: readonly QueuedLine[], size: number, path: string): WritePlan {
     const first = batch[0]!;
     const kept = this.#cap.linesToWrite(batch, size);
     const notice = this.#cap.noticeFor(first.date);
-    let text = notice === undefined ? '' : formatLine(this.#stamp(first.instant), 'app', 'WARNING', notice);
+    let text = this.#cutPath === path ? '\n' : '';
+    if (notice !== undefined) text += formatLine(this.#stamp(first.instant), 'app', 'WARNING', notice);
+    const prefixBytes = Buffer.byteLength(text);
     for (let i = 0; i < kept; i++) text += batch[i]!.text;
-    return { data: Buffer.from(text), kept, withNotice: notice !== undefined };
+    return { data: Buffer.from(text), kept, withNotice: notice !== undefined, prefixBytes };
+  }
+
+  /**
+   * After a write to `path` stopped at `written` bytes (a full disk): the lines of `batch` still to
+   * write. Whole lines in the file are dropped from it; a cut line stays, and the next write to
+   * `path` starts on a new line, so a retry neither repeats an entry nor glues two together.
+   */
+  #dropWritten(batch: readonly QueuedLine[], plan: WritePlan, written: number, path: string): QueuedLine[] {
+    const part = writtenPart(batch.slice(0, plan.kept), plan.prefixBytes, written);
+    if (part.prefixWritten) {
+      if (this.#cutPath === path) this.#cutPath = undefined;
+      if (plan.withNotice) this.#cap.record(batch[0]!.date, 0, true, path);
+    }
+    if (part.cut) this.#cutPath = path;
+    return batch.slice(part.lines);
   }
 
   /** Books a written batch with the cap, and says once on stderr that a day's file is full. */
   #commit(batch: readonly QueuedLine[], plan: WritePlan, path: string): void {
+    if (this.#cutPath === path) this.#cutPath = undefined;
     const announcement = this.#cap.record(batch[0]!.date, batch.length - plan.kept, plan.withNotice, path);
     if (announcement !== undefined) this.#warn(announcement);
   }
@@ -260,14 +302,23 @@ class DailyFileSink implements FileLogger {
     if (notice !== undefined) this.#warn(formatLine(this.#stamp(this.#clock()), 'app', 'WARNING', notice).trimEnd());
   }
 
-  #pruneList(names: string[]): string[] {
-    return pruneList(names, this.#appEnv, this.#maxFiles);
+  /** What retention deletes while the file of `writing` is in use; says once if some are dated later. */
+  #pruneList(names: string[], writing: string): string[] {
+    const future = futureDated(names, this.#appEnv, writing);
+    if (future.length > 0 && !this.#futureReported) {
+      this.#futureReported = true;
+      this.#warn(
+        `log: ${future.length} file${future.length === 1 ? '' : 's'} in ${this.#dir} dated after ${writing} (the latest ${future.at(-1)}): ` +
+          'was the clock ahead? Retention counts them as the newest and never deletes the file in use',
+      );
+    }
+    return pruneList(names, this.#appEnv, this.#maxFiles, writing);
   }
 
-  async #prune(): Promise<void> {
+  async #prune(writing: string): Promise<void> {
     try {
       await mkdir(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(await readdir(this.#dir))) {
+      for (const name of this.#pruneList(await readdir(this.#dir), writing)) {
         await unlink(join(this.#dir, name)).catch(() => {}); // another process may have pruned it first
       }
     } catch {

@@ -12,6 +12,17 @@ export const RECHECK_MS = 1_000;
 /** What a check found. */
 export type FileCheck = 'same' | 'shrank' | 'replaced';
 
+/** One write call: `length` bytes of `data` from `offset`; it may write fewer (a short write). */
+export type WriteBytes = (fd: FileHandle, data: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+
+/** How far an append got: all of it, or `written` bytes before `error` (ENOSPC on a full disk). */
+export interface WriteOutcome {
+  readonly written: number;
+  readonly error?: unknown;
+}
+
+const writeBytes: WriteBytes = (fd, data, offset, length) => fd.write(data, offset, length);
+
 /** An open file appended to with O_APPEND; its size counts every writer's lines. */
 export class OpenLogFile {
   readonly date: string;
@@ -19,10 +30,13 @@ export class OpenLogFile {
   readonly #fd: FileHandle;
   readonly #dev: bigint;
   readonly #ino: bigint;
+  readonly #writeBytes: WriteBytes;
   #size: number;
   #checkedAt: number;
 
-  private constructor(date: string, path: string, fd: FileHandle, identity: { dev: bigint; ino: bigint; size: bigint }, now: number) {
+  private constructor(
+    date: string, path: string, fd: FileHandle, identity: { dev: bigint; ino: bigint; size: bigint }, now: number, write: WriteBytes,
+  ) {
     this.date = date;
     this.path = path;
     this.#fd = fd;
@@ -30,13 +44,14 @@ export class OpenLogFile {
     this.#ino = identity.ino;
     this.#size = Number(identity.size);
     this.#checkedAt = now;
+    this.#writeBytes = write;
   }
 
   /** Opens (creating) `path` for appending; its size is the file's real size. */
-  static async open(date: string, path: string, now: number): Promise<OpenLogFile> {
+  static async open(date: string, path: string, now: number, write: WriteBytes = writeBytes): Promise<OpenLogFile> {
     const fd = await open(path, 'a');
     try {
-      return new OpenLogFile(date, path, fd, await fd.stat({ bigint: true }), now);
+      return new OpenLogFile(date, path, fd, await fd.stat({ bigint: true }), now, write);
     } catch (err) {
       await fd.close().catch(() => {});
       throw err;
@@ -64,12 +79,21 @@ export class OpenLogFile {
     return shrank ? 'shrank' : 'same';
   }
 
-  /** Appends all of `data`. */
-  async write(data: Buffer): Promise<void> {
-    for (let offset = 0; offset < data.byteLength; ) {
-      const { bytesWritten } = await this.#fd.write(data, offset, data.byteLength - offset);
-      offset += bytesWritten;
-      this.#size += bytesWritten;
+  /**
+   * Appends `data`; never throws: a failure part-way (a disk that fills) says how many bytes
+   * are in the file already, so the caller neither loses nor repeats them.
+   */
+  async write(data: Buffer): Promise<WriteOutcome> {
+    let offset = 0;
+    try {
+      while (offset < data.byteLength) {
+        const { bytesWritten } = await this.#writeBytes(this.#fd, data, offset, data.byteLength - offset);
+        offset += bytesWritten;
+        this.#size += bytesWritten;
+      }
+      return { written: offset };
+    } catch (error) {
+      return { written: offset, error };
     }
   }
 

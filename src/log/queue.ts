@@ -78,3 +78,26 @@ export function linesUnderCap(lines: readonly QueuedLine[], size: number, maxByt
   }
   return lines.length;
 }
+
+/** What a write that stopped part-way left in the file. */
+export interface WrittenPart {
+  /** The prefix (a newline ending a cut line, the cap's notice) is in the file whole. */
+  readonly prefixWritten: boolean;
+  /** How many of the batch's first lines are in the file whole. */
+  readonly lines: number;
+  /** The file now ends inside the prefix or a line: the next write must start on a new line. */
+  readonly cut: boolean;
+}
+
+/**
+ * Where a write of `prefixBytes` then `lines` (each in full) stopped after `written` bytes: the
+ * whole lines are in the file and are not written again; a cut one is written again whole, after
+ * a newline, so no line holds two entries and no entry appears twice.
+ */
+export function writtenPart(lines: readonly QueuedLine[], prefixBytes: number, written: number): WrittenPart {
+  if (written < prefixBytes) return { prefixWritten: false, lines: 0, cut: written > 0 };
+  let end = prefixBytes;
+  let count = 0;
+  while (count < lines.length && end + lines[count]!.bytes <= written) end += lines[count++]!.bytes;
+  return { prefixWritten: true, lines: count, cut: written > end };
+}

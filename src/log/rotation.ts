@@ -47,14 +47,25 @@ export function logFilePattern(appEnv: string): RegExp {
 }
 
 /**
- * The names to delete so that the newest `maxFiles` daily files of `appEnv` remain; every
- * other name (another env's files, backups, compressed files) is left alone.
+ * The names to delete so that the newest `maxFiles` daily files of `appEnv` remain, the file of
+ * `writing` (the date being written) always among them: a clock that once ran ahead leaves files
+ * dated after today, and they must not push out the file in use. Every other name (another
+ * env's files, backups, compressed files) is left alone.
  */
-export function pruneList(fileNames: readonly string[], appEnv: string, maxFiles: number): string[] {
+export function pruneList(fileNames: readonly string[], appEnv: string, maxFiles: number, writing?: string): string[] {
   const pattern = logFilePattern(appEnv);
+  const current = writing === undefined ? undefined : dailyLogFileName(appEnv, writing);
   // Dates are zero-padded, so name order is date order.
-  const daily = fileNames.filter((name) => pattern.test(name)).sort().reverse();
-  return daily.slice(maxFiles);
+  const others = fileNames.filter((name) => pattern.test(name) && name !== current).sort().reverse();
+  const kept = current === undefined ? maxFiles : Math.max(0, maxFiles - 1);
+  return others.slice(kept);
+}
+
+/** `prod-2030-01-01.log`, ...: the daily files of `appEnv` dated after `today`, oldest first. */
+export function futureDated(fileNames: readonly string[], appEnv: string, today: string): string[] {
+  const pattern = logFilePattern(appEnv);
+  const todayName = dailyLogFileName(appEnv, today);
+  return fileNames.filter((name) => pattern.test(name) && name > todayName).sort();
 }
 
 /**

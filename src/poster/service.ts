@@ -3,8 +3,9 @@
  * elsewhere), a bearer guard with its cache of verified tokens, the render pool and the routes.
  *
  * The server imports this module only when the poster API is on, so a service without it never
- * loads the poster encoder or the JWT code. Even with it on, jose and the render workers wait for
- * their first use; `warm` imports jose ahead, once the service listens.
+ * loads the poster encoder or the JWT code. With it on, `ready` imports jose before the service
+ * listens (a failed import would stay failed: see `loadJose`); the render workers wait for their
+ * first use.
  */
 import type { Config } from '../config.js';
 import { DEFAULT_SERVICE_DOCUMENT } from '../entry-point.js';
@@ -26,8 +27,8 @@ export interface PosterServiceOptions {
 export interface PosterService {
   readonly routes: readonly Route<Handler>[];
   readonly pool: RenderPool;
-  /** Imports what the first protected request would otherwise wait for; resolves either way. */
-  warm(): Promise<void>;
+  /** Imports jose, which protected requests need; the server awaits it before it listens. */
+  ready(): Promise<void>;
 }
 
 export function createPosterService({ config, clock, say, renderPool = {} }: PosterServiceOptions): PosterService {
@@ -45,7 +46,6 @@ export function createPosterService({ config, clock, say, renderPool = {} }: Pos
   return {
     routes: [posterApiRoute({ config, guard, pool, realm, clock }), posterSchemaRoute(config)],
     pool,
-    // A failed import is not lost: the first protected request imports again and answers the error.
-    warm: () => loadJose().then(() => undefined, () => undefined),
+    ready: () => loadJose().then(() => undefined),
   };
 }

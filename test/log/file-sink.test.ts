@@ -133,6 +133,29 @@ describe('retention', () => {
   });
 });
 
+describe('retention after the clock once ran ahead', () => {
+  it('never prunes today\'s file: all 12 lines are in it, 2 files are kept, and stderr says once which files are dated later', async () => {
+    const dir = freshDir();
+    logger(dir, () => 0); // creates the directory
+    for (const name of ['test-2026-11-20.log', 'test-2026-11-21.log', 'test-2030-01-01.log', 'test-2030-01-02.log']) writeFileSync(join(dir, name), 'old\n');
+    let now = Date.parse('2026-11-22T10:00:00Z');
+    const warnings: string[] = [];
+    const log = logger(dir, () => now, { maxFiles: 2, warn: (l) => warnings.push(l) });
+    for (let i = 1; i <= 12; i++) {
+      log.log('app', 'INFO', `line ${i}`);
+      await log.flush();
+      now += 500; // past the once-a-second look at the file's name
+    }
+    await log.close();
+    const lines = read(dir, 'test-2026-11-22.log').trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => l.slice(20)), Array.from({ length: 12 }, (_, i) => `app.INFO: line ${i + 1}`));
+    assert.deepEqual(readdirSync(dir).sort(), ['test-2026-11-22.log', 'test-2030-01-02.log']);
+    assert.deepEqual(warnings, [
+      `log: 2 files in ${dir} dated after 2026-11-22 (the latest test-2030-01-02.log): was the clock ahead? Retention counts them as the newest and never deletes the file in use`,
+    ]);
+  });
+});
+
 describe('an unwritable log directory', () => {
   it('says so once with the reason, keeps accepting lines, and writes them once it can', async () => {
     const parent = freshDir();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineQueue, linesUnderCap, type QueuedLine } from '../../src/log/queue.js';
+import { LineQueue, linesUnderCap, writtenPart, type QueuedLine } from '../../src/log/queue.js';
 
 const line = (date: string, text: string): QueuedLine => ({ date, instant: 0, text, bytes: Buffer.byteLength(text) });
 
@@ -44,4 +44,20 @@ describe('linesUnderCap', () => {
     assert.equal(linesUnderCap(batch, 6, 20), 1);
   });
   it('keeps nothing in a file already at the cap', () => assert.equal(linesUnderCap(batch, 20, 20), 0));
+});
+
+describe('writtenPart', () => {
+  const lines = [line('2026-01-01', 'x'.repeat(9) + '\n'), line('2026-01-01', 'x'.repeat(9) + '\n'), line('2026-01-01', 'x'.repeat(9) + '\n')];
+  it('counts nothing and cuts nothing when no byte was written', () => {
+    assert.deepEqual(writtenPart(lines, 5, 0), { prefixWritten: false, lines: 0, cut: false });
+  });
+  it('cuts the prefix when the write stopped inside it', () => {
+    assert.deepEqual(writtenPart(lines, 5, 3), { prefixWritten: false, lines: 0, cut: true });
+  });
+  it('counts the whole lines and cuts the one the write stopped inside', () => {
+    assert.deepEqual(writtenPart(lines, 5, 5 + 10 + 4), { prefixWritten: true, lines: 1, cut: true });
+  });
+  it('cuts nothing when the write stopped at the end of a line', () => {
+    assert.deepEqual(writtenPart(lines, 0, 20), { prefixWritten: true, lines: 2, cut: false });
+  });
 });

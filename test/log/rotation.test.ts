@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { localDate, logFileName, logFilePattern, nextMidnight, pruneList } from '../../src/log/rotation.js';
+import { futureDated, localDate, logFileName, logFilePattern, nextMidnight, pruneList } from '../../src/log/rotation.js';
 
 const MADRID = 'Europe/Madrid';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -69,5 +69,22 @@ describe('pruneList', () => {
     for (const name of ['prod-backup.log', 'app-2026-01-01.log', 'prod-2026-01-01.log.gz', 'dev-2025-01-01.log', 'xprod-2025-01-01.log']) {
       assert.equal(pattern.test(name), false, name);
     }
+  });
+});
+
+describe('pruneList with the file being written', () => {
+  const names = ['prod-2026-11-20.log', 'prod-2026-11-21.log', 'prod-2026-11-22.log', 'prod-2030-01-01.log', 'prod-2030-01-02.log'];
+  it('never lists the file of the date being written, even below later-dated files', () => {
+    assert.deepEqual(pruneList(names, 'prod', 2, '2026-11-22'), ['prod-2030-01-01.log', 'prod-2026-11-21.log', 'prod-2026-11-20.log']);
+  });
+  it('keeps the file being written alone with LOG_MAX_FILES=1', () => {
+    assert.deepEqual(pruneList(names, 'prod', 1, '2026-11-22'), ['prod-2030-01-02.log', 'prod-2030-01-01.log', 'prod-2026-11-21.log', 'prod-2026-11-20.log']);
+  });
+});
+
+describe('futureDated', () => {
+  it('lists the env\'s daily files dated after today, oldest first, and nothing else', () => {
+    const names = ['prod-2030-01-02.log', 'prod-2026-11-22.log', 'prod-2030-01-01.log', 'dev-2031-01-01.log', 'prod-2030-01-01.log.gz'];
+    assert.deepEqual(futureDated(names, 'prod', '2026-11-22'), ['prod-2030-01-01.log', 'prod-2030-01-02.log']);
   });
 });

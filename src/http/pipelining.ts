@@ -88,9 +88,7 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   };
 
   #run(req: Req, res: Res): void {
-    // Once the connection closed or its answers ended (a `Connection: close` answer went out),
-    // no answer could reach the client: the request is not worth running (RFC 9112 9.6).
-    if (this.#socket.destroyed || this.#socket.writableEnded) return;
+    if (this.#socket.destroyed) return;
     this.#running++;
     if (this.#running >= this.#limit) this.#hold();
     res.once('finish', this.#onAnswered);

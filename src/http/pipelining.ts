@@ -88,6 +88,7 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   };
 
   #run(req: Req, res: Res): void {
+    // The connection closed while the request waited: no answer could reach the client.
     if (this.#socket.destroyed) return;
     this.#running++;
     if (this.#running >= this.#limit) this.#hold();

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The tests that talk to a whole server over raw sockets (framing, connections, client errors). */
-const RAW_SOCKET_TESTS = ['test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts', 'test/static-framing.test.ts'];
+const RAW_SOCKET_TESTS = ['test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts', 'test/server-pipelining.test.ts', 'test/static-framing.test.ts'];
 
 const tier = process.argv[2];
 if (tier !== 'unit' && tier !== 'e2e' && tier !== 'fuzz' && tier !== 'sockets') {

@@ -14,6 +14,7 @@ import { answerConnectWith } from './http/connect.js';
 import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './http/connections.js';
 import { CountedRequest, createResponseClass } from './http/early-close.js';
 import { listen } from './http/listen.js';
+import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
 import { createThrottledLog, type ThrottledLog } from './log/throttle.js';
 import { isMainModule } from './util/main-module.js';
@@ -73,7 +74,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const server = createServer<typeof CountedRequest, typeof Response>(
     // requireHostHeader off: the app answers a missing Host itself, as a logged problem (SPEC 13).
     { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
-    app,
+    boundPipelining(app),
   );
   applyConnectionRules(server, config.maxConnections, timeouts.headMs);
   server.on('connect', answerConnectWith(app, Response));

@@ -9,6 +9,8 @@
  * A failed precondition (412) and an unsatisfiable range (416) are thrown as problems too.
  * A file that gets shorter while it is sent destroys the connection: the promised
  * Content-Length cannot be kept, and the next response must never land inside this body.
+ * At most MAX_OPEN_STATIC_FILES files are open at once (SPEC 13); a request past that waits for
+ * one to close, so slow clients can never make the process run out of descriptors.
  */
 import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,10 +27,12 @@ import { headerText } from './http/header-value.js';
 import { classifyFileError } from './static/file-errors.js';
 import { isInside } from './util/paths.js';
 import { hasDotSegmentBelow, isSafeSegments } from './static/safe-path.js';
+import { OpenFileSlots } from './static/open-files.js';
 import { errorCode } from './util/errno.js';
 import { STATIC_METHODS } from './static/route.js';
 
 export { STATIC_METHODS } from './static/route.js';
+export { MAX_OPEN_STATIC_FILES } from './static/open-files.js';
 
 /**
  * Bodies up to one read-stream chunk (64 KiB, the stream's high-water mark) are sent from a
@@ -40,6 +44,8 @@ export const SINGLE_READ_MAX = 64 * 1024;
 export interface StaticOptions {
   /** The served directory (absolute, as in Config). */
   readonly publicDir: string;
+  /** Files open for static answers at once (default MAX_OPEN_STATIC_FILES); more wait their turn. */
+  readonly maxOpenFiles?: number;
 }
 
 /** Answers a request for the decoded `segments` below the static base. */
@@ -61,6 +67,9 @@ const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', '
 const OPEN_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
+/** What opening a file gives when its client went away while the request waited for a slot. */
+const GONE = Symbol('client gone');
+
 interface OpenFile {
   readonly fd: number;
   readonly stats: BigIntStats;
@@ -69,6 +78,9 @@ interface OpenFile {
 /** Builds the handler of the static route for one public directory. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
   const root = resolve(options.publicDir);
+  const slots = new OpenFileSlots(options.maxOpenFiles);
+  /** Closes a descriptor; its slot is free once the system has closed it. */
+  const release = (fd: number) => closeFile(fd, () => slots.give());
   // The real path of the root, kept between requests; a symlinked PUBLIC_DIR is fine.
   let realRoot: string | undefined;
 
@@ -79,7 +91,27 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     return realRoot !== undefined && isInside(realRoot, real) ? realRoot : undefined;
   }
 
-  async function openPublicFile(segments: readonly string[]): Promise<OpenFile | undefined> {
+  /** Opens `real` once a slot is free; undefined when it is missing, GONE when the client is. */
+  async function openCounted(real: string, res: ServerResponse): Promise<number | undefined | typeof GONE> {
+    if (!slots.tryTake()) {
+      await slots.take();
+      // The client may have gone while its request waited for a slot: no file to open for it.
+      if (res.destroyed || res.req.socket.destroyed) {
+        slots.give();
+        return GONE;
+      }
+    }
+    try {
+      const fd = await unlessMissing(openFile(real));
+      if (fd === undefined) slots.give();
+      return fd;
+    } catch (err) {
+      slots.give();
+      throw err;
+    }
+  }
+
+  async function openPublicFile(segments: readonly string[], res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
     if (!isSafeSegments(segments)) return undefined;
     const path = resolve(root, ...segments);
     if (!isInside(root, path)) return undefined;
@@ -88,8 +120,8 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     if (real === undefined) return undefined;
     const base = await realRootContaining(real);
     if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
-    const fd = await unlessMissing(openFile(real));
-    if (fd === undefined) return undefined;
+    const fd = await openCounted(real, res);
+    if (fd === undefined || fd === GONE) return fd;
     let stats: BigIntStats;
     try {
       stats = await statFile(fd);
@@ -103,7 +135,8 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   }
 
   return async (ctx, req, res, segments) => {
-    const file = await openPublicFile(segments);
+    const file = await openPublicFile(segments, res);
+    if (file === GONE) return; // nobody left to answer
     if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
     const { fd, stats } = file;
     let plan: SendPlan;
@@ -124,7 +157,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       release(fd);
       throw err;
     }
-    await sendPlan(fd, plan, res, ctx.rawPath);
+    await sendPlan(fd, plan, res, ctx.rawPath, release, () => slots.give());
   };
 }
 
@@ -132,7 +165,14 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
  * Sends a planned answer and gives up the descriptor: no read for a body-less answer, one read
  * for a body of at most SINGLE_READ_MAX bytes, a stream for anything larger.
  */
-async function sendPlan(fd: number, plan: SendPlan, res: ServerResponse, rawPath: string): Promise<void> {
+async function sendPlan(
+  fd: number,
+  plan: SendPlan,
+  res: ServerResponse,
+  rawPath: string,
+  release: (fd: number) => void,
+  streamClosed: () => void,
+): Promise<void> {
   const body = plan.body;
   if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
     let bytes: Buffer | undefined;
@@ -150,7 +190,7 @@ async function sendPlan(fd: number, plan: SendPlan, res: ServerResponse, rawPath
     res.end();
     return;
   }
-  await streamRange(fd, body, res, rawPath);
+  await streamRange(fd, body, res, rawPath, streamClosed);
 }
 
 /**
@@ -158,11 +198,19 @@ async function sendPlan(fd: number, plan: SendPlan, res: ServerResponse, rawPath
  * owns the descriptor and closes it when it ends, fails or is destroyed because the client
  * went away. The response is ended only once every promised byte was read; short of that the
  * connection is destroyed (before the error reaches the app, which could no longer reach the
- * socket of a finished response) and the shortfall is thrown to be logged.
+ * socket of a finished response) and the shortfall is thrown to be logged. `closed` is told
+ * once the stream has closed the descriptor.
  */
-async function streamRange(fd: number, range: NonNullable<SendPlan['body']>, res: ServerResponse, rawPath: string): Promise<void> {
+async function streamRange(
+  fd: number,
+  range: NonNullable<SendPlan['body']>,
+  res: ServerResponse,
+  rawPath: string,
+  closed: () => void,
+): Promise<void> {
   // With `fd` given, the path argument is not used.
   const stream = createReadStream('', { fd, start: range.start, end: range.end, autoClose: true });
+  stream.once('close', closed);
   try {
     await pipeline(stream, res, { end: false });
   } catch (err) {
@@ -243,8 +291,8 @@ function readInto(fd: number, buffer: Buffer, offset: number, position: number):
 /**
  * Closes a descriptor without waiting: the answer need not wait for it, and the number is
  * never used again. Closing a read-only descriptor of a regular file cannot lose data, so
- * there is nothing to report if it fails.
+ * there is nothing to report if it fails; `closed` is told either way.
  */
-function release(fd: number): void {
-  close(fd, () => {});
+function closeFile(fd: number, closed: () => void): void {
+  close(fd, () => closed());
 }

@@ -76,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
     boundPipelining(app),
   );
-  applyConnectionRules(server, config.maxConnections, timeouts.headMs);
+  applyConnectionRules(server, config.maxConnections, timeouts);
   server.on('connect', answerConnectWith(app, Response));
   // Node's own 417 for an Expect other than 100-continue would bypass the closing rules.
   server.on('checkExpectation', (_req: CountedRequest, res: InstanceType<typeof Response>) => sendBody(res, 417, [], '', Date.now()));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -83,5 +84,31 @@ describe('connection bounds', async () => {
     assert.equal(how, 'fin');
     const latest = timeouts.idleMs + IDLE_CLOSE_GRACE_MS + 300;
     assert.ok(afterMs >= timeouts.idleMs - 20 && afterMs < latest, `closed after ${afterMs} ms`);
+  });
+});
+
+describe('a client that stops reading', async () => {
+  const stallMs = 400;
+  // Far more than loopback's socket buffers take, so the answer stalls while the client reads nothing.
+  writeFileSync(join(publicDir, 'big.bin'), Buffer.alloc(32 * 1024 * 1024, 7));
+  const service = await startTestService({ PUBLIC_DIR: publicDir }, { timeouts: { stallMs } });
+
+  it('has its connection closed once nothing moves for the stall timeout, its answer cut', async () => {
+    const { port } = new URL(service.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write('GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n');
+    // A paused socket does not see the server close it; read what is left once the stall is long past.
+    await new Promise((resolve) => setTimeout(resolve, stallMs * 4));
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.on('error', () => {});
+    socket.resume();
+    await new Promise((resolve) => socket.once('close', resolve));
+    assert.ok(received < 32 * 1024 * 1024, `received ${received} bytes: the whole answer, so the stalled connection was kept`);
+    // The service still answers, and serves the same file to a client that reads.
+    const raw = await sendHalfClosed(service.url, 'GET /static/docs/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(statusOf(raw), 200);
   });
 });

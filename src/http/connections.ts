@@ -18,6 +18,13 @@ export const IDLE_CLOSE_GRACE_MS = 1_000;
 /** A whole request (head and body) must arrive within this long. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 /**
+ * A connection on which nothing moves either way for this long is closed: a client that stops
+ * reading its answers would otherwise keep its pipelined requests, their buffers and their open
+ * files (up to the per-connection bound) for as long as it likes, and a few such clients could
+ * hold every slot of the process-wide bound on open static files.
+ */
+export const STALL_TIMEOUT_MS = 30_000;
+/**
  * How often Node looks for connections past their head or request timeout. Node's default (30 s)
  * would let a silent socket live up to 40 s instead of 10.
  */
@@ -29,6 +36,7 @@ export interface ConnectionTimeouts {
   readonly idleMs: number;
   readonly requestMs: number;
   readonly checkIntervalMs: number;
+  readonly stallMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
@@ -36,6 +44,7 @@ export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
   idleMs: IDLE_TIMEOUT_MS,
   requestMs: REQUEST_TIMEOUT_MS,
   checkIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
+  stallMs: STALL_TIMEOUT_MS,
 };
 
 /** The options of `createServer` that carry the timeouts. */
@@ -51,14 +60,17 @@ export function timeoutOptions(timeouts: ConnectionTimeouts): ServerOptions {
 }
 
 /**
- * Lets clients that shut their write side after the request still read the answer, and caps the
- * number of open connections (beyond it, a new connection is closed at once).
+ * Lets clients that shut their write side after the request still read the answer, caps the
+ * number of open connections (beyond it, a new connection is closed at once), and closes a
+ * connection that neither sends nor takes a byte for `timeouts.stallMs`.
  */
-export function applyConnectionRules(server: Server, maxConnections: number, headMs: number): void {
+export function applyConnectionRules(server: Server, maxConnections: number, timeouts: ConnectionTimeouts): void {
   // By default Node ends the socket on the client's FIN, before an asynchronous handler answers.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.maxConnections = maxConnections;
-  server.on('connection', (socket: Socket) => closeIfSilent(socket, headMs));
+  // With no 'timeout' listener on the server, Node destroys a socket idle this long.
+  server.setTimeout(timeouts.stallMs);
+  server.on('connection', (socket: Socket) => closeIfSilent(socket, timeouts.headMs));
 }
 
 /**

@@ -87,7 +87,6 @@ export interface ServerProgram {
  */
 export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry?: string): ServerProgram {
   const varDir = mkdtempSync(join(tmpdir(), 'server-var-'));
-  after(() => rmSync(varDir, { recursive: true, force: true }));
   const program = entry ?? serviceTarget().serverEntry;
   const args = program.endsWith('.ts') ? ['--import', 'tsx', ...nodeArgs, program] : [...nodeArgs, program];
   const child = spawn(process.execPath, args, {
@@ -107,5 +106,13 @@ export function runServerProgram(env: Record<string, string>, nodeArgs: readonly
     void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
   });
   listening.catch(() => {}); // tests of failed starts never wait for it
+  after(async () => {
+    // A program still running may write to its VAR_DIR while it is removed: stop it first.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(varDir, { recursive: true, force: true });
+  });
   return { child, listening, exited, varDir, output: () => ({ stdout, stderr }) };
 }

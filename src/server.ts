@@ -20,8 +20,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createFileLogger, createThrottledLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import type { PosterService } from './poster/service.js';
-import { ensureServiceDocument, storeServiceDocument } from './store/service-document.js';
-import { createSettingsStore } from './store.js';
+import { createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;

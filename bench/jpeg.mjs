@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import jpegJs from 'jpeg-js';
-import { encodeJpeg } from '../src/posterEncoder/jpeg/encode.ts';
+import { JpegEncoder } from '../src/posterEncoder/jpeg/encode.ts';
 import { makeImage, IMAGE_KINDS } from '../test/posterEncoder/jpeg/images.ts';
 import { progress, writeResultsSection } from './lib/results.mjs';
 
@@ -28,8 +28,10 @@ const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 11;
 sharp.concurrency(1);
 sharp.cache(false);
 
+// One encoder for the run, as a render worker keeps one: its buffers serve every image.
+const ourEncoder = new JpegEncoder();
 const encoders = {
-  ours: async (img, q) => encodeJpeg(img.rgb, { quality: q }),
+  ours: async (img, q) => ourEncoder.encode(img.rgb, { quality: q }),
   sharp: async (img, q) =>
     sharp(img.rgbBuffer, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: q }).toBuffer(),
   'jpeg-js': async (img, q) => jpegJs.encode({ data: img.rgba, width: WIDTH, height: HEIGHT }, q).data,

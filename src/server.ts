@@ -16,15 +16,12 @@ import { CountedRequest, createResponseClass } from './http/early-close.js';
 import { listen } from './http/listen.js';
 import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
-import { createThrottledLog, type ThrottledLog } from './log/throttle.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import type { Logger } from './log.js';
-import { createFileLogger, type FileLogger } from './log/file-sink.js';
+import { createFileLogger, createThrottledLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import type { PosterService } from './poster/service.js';
-import { ensureServiceDocument, storeServiceDocument } from './store/service-document.js';
-import { createSettingsStore } from './store.js';
+import { createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;

@@ -57,7 +57,7 @@ export type StaticHandler = (
 ) => Promise<void>;
 
 /** Errors of a client that went away mid-transfer: nothing left to answer or log. */
-const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+const CLIENT_GONE_CODES: ReadonlySet<string> = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 /**
  * O_NOFOLLOW: the path was resolved already, so a symlink appearing there now is refused.
  * O_NONBLOCK: opening a FIFO must not block a thread until a writer comes (it is then refused

@@ -147,6 +147,16 @@ describe('verifyToken', () => {
     assert.equal(await refusal(await es512({ username: 'x', iat: nowS + 11, exp: nowS + 60 })), 'the token was issued in the future ("iat")');
   });
 
+  it('accepts iat in the future within the skew (JWT_CLOCK_SKEW), up to the skew itself', async () => {
+    for (const ahead of [1, SKEW - 1, SKEW]) {
+      const claims = await verifyToken(await es512({ username: 'x', iat: nowS + ahead, exp: nowS + 60 }), publicKey, SKEW, NOW, TTL);
+      assert.equal(claims.iat, nowS + ahead, `iat ${ahead} s ahead of the clock`);
+    }
+    const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW });
+    const token = await es512({ username: 'ahead', iat: nowS + SKEW, exp: nowS + 60 });
+    assert.equal((await guard(`Bearer ${token}`)).username, 'ahead', 'the bearer guard lets it through');
+  });
+
   it('refuses a token without iat', async () => {
     assert.equal(await refusal(await es512({ username: 'x', exp: nowS + 60 })), 'the token has no "iat" claim');
   });

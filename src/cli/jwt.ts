@@ -12,8 +12,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { runIfMain } from '../util/main-module.js';
-import { ensurePassphrase } from '../jwt/keys.js';
-import { InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt.js';
+import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt.js';
 import { errorCode } from '../util/errno.js';
 
 const USAGE = `usage:

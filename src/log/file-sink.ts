@@ -14,7 +14,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, unlinkSync, wri
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LOG_MAX_BYTES } from '../config.js';
-import { createTimestamper, formatLine, type Logger, type LogLevel } from '../log.js';
+import { createTimestamper, formatLine, type Logger, type LogLevel } from './format.js';
 import { DayCap } from './day-cap.js';
 import { LineQueue, writtenPart, type QueuedLine } from './queue.js';
 import { OpenLogFile, type WriteBytes } from './open-file.js';

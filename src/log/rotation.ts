@@ -2,12 +2,11 @@
  * Pure rules of the daily log files: which file an instant belongs to, when the next day
  * starts in the log time zone, and which files retention deletes. Time is always an argument.
  */
-import { zonedParts } from '../log.js';
+import { ZonedTime } from './zoned-time.js';
 
 /** `2026-03-29`: the calendar date of an instant in `timeZone`. */
 export function localDate(instant: number, timeZone: string): string {
-  const p = zonedParts(instant, timeZone);
-  return `${p.year}-${p.month}-${p.day}`;
+  return new ZonedTime(timeZone).date(instant);
 }
 
 /** `prod-2026-03-29.log`: the file that lines logged at `instant` go to. */
@@ -28,14 +27,19 @@ const DAY_MS = 86_400_000;
  * change. Days are 23 or 25 hours long on DST days, so this searches rather than adds 24 h.
  */
 export function nextMidnight(instant: number, timeZone: string): number {
-  const today = localDate(instant, timeZone);
+  return nextMidnightIn(new ZonedTime(timeZone), instant);
+}
+
+/** nextMidnight with the zone's formatter given: the search reads about 20 instants. */
+function nextMidnightIn(zoned: ZonedTime, instant: number): number {
+  const today = zoned.date(instant);
   // Whole seconds: every zone's day boundary falls on one.
   let low = Math.floor(instant / 1000);
   let high = low + Math.ceil((2 * DAY_MS) / 1000);
-  while (localDate(high * 1000, timeZone) === today) high += DAY_MS / 1000;
+  while (zoned.date(high * 1000) === today) high += DAY_MS / 1000;
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    if (localDate(middle * 1000, timeZone) === today) low = middle;
+    if (zoned.date(middle * 1000) === today) low = middle;
     else high = middle;
   }
   return high * 1000;
@@ -73,20 +77,20 @@ export function futureDated(fileNames: readonly string[], appEnv: string, today:
  * midnight or when the clock went back, so most lines cost one comparison.
  */
 export class LocalDates {
-  readonly #timeZone: string;
+  readonly #zoned: ZonedTime;
   #date = '';
   #boundary = -Infinity;
   #last = -Infinity;
 
   constructor(timeZone: string) {
-    this.#timeZone = timeZone;
+    this.#zoned = new ZonedTime(timeZone);
   }
 
   /** `2026-03-29`: the date of `instant` in the time zone. */
   dateOf(instant: number): string {
     if (instant >= this.#boundary || instant < this.#last) {
-      this.#date = localDate(instant, this.#timeZone);
-      this.#boundary = nextMidnight(instant, this.#timeZone);
+      this.#date = this.#zoned.date(instant);
+      this.#boundary = nextMidnightIn(this.#zoned, instant);
     }
     this.#last = instant;
     return this.#date;

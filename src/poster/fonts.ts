@@ -1,6 +1,6 @@
 /**
  * The fonts that ship with the package (`assets/fonts/`, DejaVu Sans; licence in
- * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per process. This is the file
+ * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per FontLoader. This is the file
  * system's side of posters: the encoder under `posterEncoder/` is handed the parsed faces.
  */
 import { existsSync } from 'node:fs';
@@ -13,23 +13,41 @@ import { Font } from '../posterEncoder/font/font.js';
 /** The faces a poster uses. */
 export type FontFace = 'regular' | 'bold';
 
-const FILES: Record<FontFace, string> = {
+const FILES: Readonly<Record<FontFace, string>> = {
   regular: 'DejaVuSans.ttf',
   bold: 'DejaVuSans-Bold.ttf',
 };
 
-const loaded = new Map<FontFace, Promise<Font>>();
+/**
+ * The parsed faces for a run of posters (one loader per render worker): each face is read and
+ * parsed once per loader, so it holds at most one entry per FontFace, two in all. Reading and
+ * parsing both faces costs a few milliseconds a poster would otherwise pay.
+ */
+export class FontLoader {
+  readonly #loaded = new Map<FontFace, Promise<Font>>();
 
-/** The parsed face, loaded on first call and shared afterwards. */
-export function loadFont(face: FontFace): Promise<Font> {
-  let font = loaded.get(face);
-  if (font === undefined) {
-    font = readFile(fontPath(face)).then((bytes) => new Font(bytes));
-    // A failed load is not cached, so a later call can succeed.
-    font.catch(() => loaded.delete(face));
-    loaded.set(face, font);
+  /** The parsed face, loaded on first call and shared afterwards. */
+  load(face: FontFace): Promise<Font> {
+    let font = this.#loaded.get(face);
+    if (font === undefined) {
+      font = readFile(fontPath(face)).then((bytes) => new Font(bytes));
+      // A failed load is not kept, so a later call can succeed.
+      font.catch(() => this.#loaded.delete(face));
+      this.#loaded.set(face, font);
+    }
+    return font;
   }
-  return font;
+
+  /** The faces a poster's design uses. */
+  async posterFonts(): Promise<PosterFonts> {
+    const [regular, bold] = await Promise.all([this.load('regular'), this.load('bold')]);
+    return { regular, bold };
+  }
+}
+
+/** One parsed face, read afresh (a run of posters keeps a FontLoader). */
+export function loadFont(face: FontFace): Promise<Font> {
+  return new FontLoader().load(face);
 }
 
 /** Absolute path of a shipped font file. */
@@ -49,8 +67,7 @@ export function packageRoot(from: string): string {
   }
 }
 
-/** The faces a poster's design uses, loaded once. */
-export async function loadPosterFonts(): Promise<PosterFonts> {
-  const [regular, bold] = await Promise.all([loadFont('regular'), loadFont('bold')]);
-  return { regular, bold };
+/** The faces a poster's design uses, read afresh (a run of posters keeps a FontLoader). */
+export function loadPosterFonts(): Promise<PosterFonts> {
+  return new FontLoader().posterFonts();
 }

@@ -46,7 +46,7 @@ interface Pending {
 
 /** The worker's module next to this one: `.ts` under tsx, `.js` once built. */
 const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
-const WORKER_URL = new URL(`./worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_URL: Readonly<URL> = new URL(`./worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
 
 function startWorker(): Worker {
   if (!FROM_SOURCE) return new Worker(WORKER_URL);

@@ -10,8 +10,7 @@
 import type { Config } from '../config.js';
 import { DEFAULT_SERVICE_DOCUMENT } from '../entry-point.js';
 import type { Handler } from '../http/handler.js';
-import { createBearerGuard, loadJose, VerifiedTokenCache } from '../jwt.js';
-import { obtainKeyPair } from '../jwt/keys.js';
+import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt.js';
 import type { Route } from '../router.js';
 import { posterApiRoute, posterSchemaRoute } from './api.js';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from './pool.js';

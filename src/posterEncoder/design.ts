@@ -32,12 +32,12 @@ const MARGIN_X = 100;
 const SAFE_TOP = 200;
 const SAFE_BOTTOM = 200;
 const CONTENT_WIDTH = POSTER_WIDTH - 2 * MARGIN_X;
-const BAR = { width: 132, height: 14, gapBelow: 64 };
-const TITLE = { minSize: 64, maxSize: 196, maxLines: 4, lineHeight: 1.08, balance: true };
+const BAR = { width: 132, height: 14, gapBelow: 64 } as const;
+const TITLE = { minSize: 64, maxSize: 196, maxLines: 4, lineHeight: 1.08, balance: true } as const;
 /** When the title needs more than 4 lines at 64 px, or has a word too long for a line. */
-const LONG_TITLE = { minSize: 36, maxSize: 64, maxLines: 8, balance: true };
-const SUBTITLE = { minSize: 40, maxSize: 60, maxLines: 3, lineHeight: 1.28, gapAbove: 52, balance: true };
-const BODY = { minSize: 30, maxSize: 42, lineHeight: 1.5, gapAbove: 88, opacity: 0.84 };
+const LONG_TITLE = { minSize: 36, maxSize: 64, maxLines: 8, balance: true } as const;
+const SUBTITLE = { minSize: 40, maxSize: 60, maxLines: 3, lineHeight: 1.28, gapAbove: 52, balance: true } as const;
+const BODY = { minSize: 30, maxSize: 42, lineHeight: 1.5, gapAbove: 88, opacity: 0.84 } as const;
 // Above the baseline a line reaches about the cap height and accents (DejaVu: 1493 and ~1638
 // of 2048 units); below it, descenders (483 of 2048). Used to size blocks by their ink.
 const ASCENT_EM = 0.76;

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { drawBackground, drawText, planText, POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
 import { Canvas } from './draw/canvas.js';
-import { encodeJpeg, type Subsampling } from './jpeg/encode.js';
+import { encodeJpeg, JpegEncoder, type JpegImage, type Subsampling } from './jpeg/encode.js';
 import { canonicalJson, type PosterSpec } from './spec.js';
 
 export { POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
@@ -56,42 +56,64 @@ export function drawPoster(spec: PosterSpec, fonts: PosterFonts): Canvas {
 
 /** Encodes drawn pixels as the poster's JPEG. */
 export function encodePoster(canvas: Canvas, quality: number, subsampling: Subsampling = POSTER_SUBSAMPLING): Uint8Array {
-  return encodeJpeg({ width: canvas.width, height: canvas.height, data: canvas.data, channels: 3 }, { quality, subsampling });
+  return encodeJpeg(posterImage(canvas), { quality, subsampling });
 }
 
-/**
- * The canvas renders draw on, one per module (per worker thread): 8 MiB of pixels a render would
- * otherwise leave to the garbage collector, which lets dead ones pile up between full collections.
- * Drawing and encoding run without a pause, so no two renders share it.
- */
-let renderCanvas: Canvas | undefined;
-
-function reusedCanvas(): Canvas {
-  return (renderCanvas ??= new Canvas(POSTER_WIDTH, POSTER_HEIGHT));
+function posterImage(canvas: Canvas): JpegImage {
+  return { width: canvas.width, height: canvas.height, data: canvas.data, channels: 3 };
 }
 
 /** Renders with the time of each stage, read from `clock` (milliseconds): the benchmark's view. */
 export function renderPosterTimed(
   spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now(),
 ): { bytes: Uint8Array; timings: RenderTimings } {
-  const t0 = clock();
-  const canvas = drawBackground(spec, reusedCanvas());
-  const t1 = clock();
-  drawText(canvas, planText(spec, fonts));
-  const t2 = clock();
-  const bytes = encodePoster(canvas, spec.quality);
-  const t3 = clock();
-  return { bytes, timings: { draw: t1 - t0, text: t2 - t1, encode: t3 - t2 } };
+  return new PosterRenderer().renderTimed(spec, fonts, clock);
 }
 
 /**
  * Renders a poster (1125 × 2436 baseline JPEG). Deterministic: the same spec, faces and renderer
- * version give the same bytes.
+ * version give the same bytes. One poster; a run of them goes through a PosterRenderer.
  */
 export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
-  const canvas = drawBackground(spec, reusedCanvas());
-  drawText(canvas, planText(spec, fonts));
-  return encodePoster(canvas, spec.quality);
+  return new PosterRenderer().render(spec, fonts);
+}
+
+/**
+ * A renderer for a run of posters (one per render worker): it owns the canvas renders draw on,
+ * 8 MiB of pixels a render would otherwise leave to the garbage collector, which lets dead ones
+ * pile up between full collections, and a JpegEncoder with its kept buffers. Drawing and encoding
+ * run without a pause, so no two renders share them. Same bytes as `renderPosterJpeg`.
+ */
+export class PosterRenderer {
+  #canvas: Canvas | undefined;
+  readonly #encoder = new JpegEncoder();
+
+  /** Renders one poster; see renderPosterJpeg. */
+  render(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
+    const canvas = drawBackground(spec, this.#reusedCanvas());
+    drawText(canvas, planText(spec, fonts));
+    return this.#encode(canvas, spec.quality);
+  }
+
+  /** Renders one poster with the time of each stage, read from `clock` (milliseconds). */
+  renderTimed(spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now()): { bytes: Uint8Array; timings: RenderTimings } {
+    const t0 = clock();
+    const canvas = drawBackground(spec, this.#reusedCanvas());
+    const t1 = clock();
+    drawText(canvas, planText(spec, fonts));
+    const t2 = clock();
+    const bytes = this.#encode(canvas, spec.quality);
+    const t3 = clock();
+    return { bytes, timings: { draw: t1 - t0, text: t2 - t1, encode: t3 - t2 } };
+  }
+
+  #reusedCanvas(): Canvas {
+    return (this.#canvas ??= new Canvas(POSTER_WIDTH, POSTER_HEIGHT));
+  }
+
+  #encode(canvas: Canvas, quality: number): Uint8Array {
+    return this.#encoder.encode(posterImage(canvas), { quality, subsampling: POSTER_SUBSAMPLING });
+  }
 }
 
 /** The poster's file name: sha256 of the renderer version and the canonical spec, 32 hex digits. */

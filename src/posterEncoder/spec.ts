@@ -134,9 +134,9 @@ export function defaultShapes(textColor: HexColor, accentColor: HexColor): Shape
   ];
 }
 
-const ROOT_MEMBERS = ['title', 'subtitle', 'body', 'align', 'background', 'textColor', 'accentColor', 'shapes', 'quality'];
-const BACKGROUND_MEMBERS = ['from', 'to', 'angle'];
-const SHAPE_MEMBERS: Record<Shape['kind'], string[]> = {
+const ROOT_MEMBERS: readonly string[] = ['title', 'subtitle', 'body', 'align', 'background', 'textColor', 'accentColor', 'shapes', 'quality'];
+const BACKGROUND_MEMBERS: readonly string[] = ['from', 'to', 'angle'];
+const SHAPE_MEMBERS: Readonly<Record<Shape['kind'], readonly string[]>> = {
   rect: ['kind', 'x', 'y', 'width', 'height', 'radius', 'color', 'opacity'],
   circle: ['kind', 'cx', 'cy', 'r', 'color', 'opacity'],
   line: ['kind', 'x1', 'y1', 'x2', 'y2', 'width', 'color', 'opacity'],

@@ -12,7 +12,7 @@ import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker
 import { linkToPrimary } from './primary-link.js';
 import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
 import { createProfilerRoutes, PROFILER_PREFIX, sourceLinkFor } from './routes.js';
-import { mapStackToSources } from './source-maps.js';
+import { createStackMapper } from './source-maps.js';
 
 export { FileCannotBeOpened, PROFILER_PREFIX, TokenNotFound } from './routes.js';
 
@@ -33,6 +33,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
   const primary = linkToPrimary();
   const mask = createSecretMasker(config);
   const sourceLink = sourceLinkFor(config.projectDir);
+  const mapStack = createStackMapper();
   /** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
   const profilesOf = new WeakMap<RequestContext, { main: Recording; fallback?: Recording }>();
 
@@ -145,7 +146,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
     },
     pageLinks(ctx) {
       const main = profilesOf.get(ctx)?.main;
-      return { profile: main ? linkFor(ctx, main.profile.token) : undefined, source: sourceLink, mapStack: mapStackToSources };
+      return { profile: main ? linkFor(ctx, main.profile.token) : undefined, source: sourceLink, mapStack };
     },
   };
 }

@@ -27,7 +27,7 @@ export const RESPONSE_HEADERS_BYTES = 4 * 1024;
 export const ENTRY_BYTES = 64;
 
 /** Headers whose values are credentials, whatever they hold. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 /** The marker of the entries a list or an object could not keep. */
 export function notKeptMarker(count: number): string {

@@ -2,8 +2,9 @@
  * The profiler's pages: server-rendered HTML, no external assets, every value escaped.
  */
 import { escapeHtml, renderStack, type SourceLink } from '../http/html.js';
+import { ZonedTime } from '../log.js';
 import type { Profile } from './profile.js';
-import { formatProfileTime } from './time.js';
+import { formatProfileTime, formatProfileTimeIn } from './time.js';
 import { unreachable } from '../util/unreachable.js';
 
 export const PANELS = ['request', 'exception', 'logger', 'config'] as const;
@@ -96,7 +97,7 @@ function renderPanel(profile: Profile, panel: Panel, view: ProfileView): string 
     case 'exception':
       return renderExceptionPanel(profile, view.sourceLink);
     case 'logger':
-      return renderLoggerPanel(profile, view.timeZone);
+      return renderLoggerPanel(profile, new ZonedTime(view.timeZone));
     case 'config':
       return `<h2>Settings</h2>${table(view.settings)}`;
     default:
@@ -142,12 +143,12 @@ function renderExceptionPanel(p: Profile, sourceLink: SourceLink | undefined): s
   return `<h2>Problem</h2>${table(members)}${stack}`;
 }
 
-function renderLoggerPanel(p: Profile, timeZone: string): string {
+function renderLoggerPanel(p: Profile, zoned: ZonedTime): string {
   if (p.logs.length === 0) return '<h2>Log</h2><p>No log lines for this request.</p>';
   const rows = p.logs
     .map(
       (l) =>
-        `<tr><td>${formatProfileTime(l.at, timeZone)}</td><td>${escapeHtml(`${l.channel}.${l.level}`)}</td><td>${escapeHtml(l.message)}</td></tr>`,
+        `<tr><td>${formatProfileTimeIn(zoned, l.at)}</td><td>${escapeHtml(`${l.channel}.${l.level}`)}</td><td>${escapeHtml(l.message)}</td></tr>`,
     )
     .join('');
   return `<h2>Log</h2><table><tr><th>time</th><th>channel.level</th><th>message</th></tr>${rows}</table>`;
@@ -179,13 +180,14 @@ export function renderSearchPage(criteria: SearchCriteria, panel: Panel, results
     field('status', 'Status', criteria.status) +
     field('ip', 'IP', criteria.ip) +
     `<input type="hidden" name="panel" value="${escapeHtml(panel)}"><button>Search</button></form>`;
+  const zoned = new ZonedTime(timeZone);
   const link = (token: string) => `<a href="/_profiler/${escapeHtml(token)}?panel=${panel}">${escapeHtml(token)}</a>`;
   const rows = results
     .map(
       (p) =>
         `<tr><td>${link(p.token)}${p.children.map((t) => `<span class="sub">↳ ${link(t)}</span>`).join('')}</td>` +
         `<td>${escapeHtml(p.method)}</td><td>${escapeHtml(p.rawPath)}</td><td class="${statusClass(p.status)}">${p.status ?? ''}</td>` +
-        `<td>${escapeHtml(p.clientIp)}</td><td>${formatProfileTime(p.time, timeZone)}</td></tr>`,
+        `<td>${escapeHtml(p.clientIp)}</td><td>${formatProfileTimeIn(zoned, p.time)}</td></tr>`,
     )
     .join('');
   const list = results.length

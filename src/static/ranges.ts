@@ -12,8 +12,8 @@ export type RangeDecision =
   | { readonly kind: 'partial'; readonly start: number; readonly end: number }
   | { readonly kind: 'unsatisfiable' };
 
-const WHOLE: RangeDecision = { kind: 'whole' };
-const UNSATISFIABLE: RangeDecision = { kind: 'unsatisfiable' };
+const WHOLE: Readonly<RangeDecision> = { kind: 'whole' };
+const UNSATISFIABLE: Readonly<RangeDecision> = { kind: 'unsatisfiable' };
 
 /**
  * Decides a `Range` header value for a representation of `size` bytes:

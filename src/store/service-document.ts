@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { DEFAULT_SERVICE_DOCUMENT, parseServiceDocument, type ServiceDocument, type ServiceDocumentSource } from '../entry-point.js';
-import { CorruptDocument, type SettingsStore } from '../store.js';
+import { CorruptDocument, type SettingsStore } from './settings-store.js';
 
 export const SERVICE_DOCUMENT_ID = 'service';
 

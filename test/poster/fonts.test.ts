@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { fontPath, loadFont, packageRoot } from '../../src/poster/fonts.js';
+import { FontLoader, fontPath, packageRoot } from '../../src/poster/fonts.js';
 
 describe('packageRoot', () => {
   let dir: string;
@@ -34,8 +34,10 @@ describe('loadFont', () => {
     assert.ok(existsSync(join(fontPath('regular'), '..', 'LICENSE-DejaVu.txt')), 'licence next to the fonts');
   });
 
-  it('parses each face once and shares it', async () => {
-    assert.equal(await loadFont('regular'), await loadFont('regular'), 'same Font instance');
-    assert.notEqual(await loadFont('regular'), await loadFont('bold'), 'faces differ');
+  it('parses each face once per loader and shares it', async () => {
+    const fonts = new FontLoader();
+    assert.equal(await fonts.load('regular'), await fonts.load('regular'), 'same Font instance');
+    assert.notEqual(await fonts.load('regular'), await fonts.load('bold'), 'faces differ');
+    assert.notEqual(await new FontLoader().load('regular'), await fonts.load('regular'), 'another loader parses its own');
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadPosterFonts } from '../../src/poster/fonts.js';
 import { checkPosterSpec, posterFileName, PosterSpecError, renderPoster, writePoster } from '../../src/poster/library.js';
-import { RENDERER_VERSION, renderPosterTimed } from '../../src/posterEncoder/poster.js';
+import { PosterRenderer, RENDERER_VERSION, renderPosterJpeg, renderPosterTimed } from '../../src/posterEncoder/poster.js';
 import { canonicalJson, validatePosterSpec } from '../../src/posterEncoder/spec.js';
 
 const SPEC = {
@@ -46,6 +46,18 @@ describe('renderPoster', () => {
     assert.deepEqual([sof.width, sof.height], [1125, 2436], 'poster size');
     assert.deepEqual(sof.sampling, [0x11, 0x11, 0x11], '4:4:4: every component sampled 1x1');
     assert.ok(Buffer.from(bytes).equals(Buffer.from(again)), 'deterministic: same bytes for the same spec');
+  });
+
+  it('a PosterRenderer draws a run of posters with renderPosterJpeg\'s bytes, whatever the poster before', async () => {
+    const fonts = await loadPosterFonts();
+    const renderer = new PosterRenderer();
+    const dark = checkPosterSpec({ ...SPEC, background: { from: '#000000', to: '#202020', angle: 0 }, quality: 95 });
+    const plain = checkPosterSpec({ title: 'Hola' });
+    const darkFirst = renderer.render(dark, fonts);
+    const darkKept = darkFirst.slice();
+    assert.ok(Buffer.from(renderer.render(plain, fonts)).equals(Buffer.from(renderPosterJpeg(plain, fonts))), 'the plain poster after the dark one');
+    assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(renderPosterJpeg(dark, fonts))), 'the dark poster after the plain one');
+    assert.ok(Buffer.from(darkFirst).equals(Buffer.from(darkKept)), 'an earlier poster stays untouched');
   });
 
   it('throws PosterSpecError listing every problem for an invalid spec', async () => {

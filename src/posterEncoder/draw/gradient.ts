@@ -7,7 +7,7 @@ import type { Canvas } from './canvas.js';
 import type { Rgb } from './color.js';
 
 /** 8×8 Bayer matrix: thresholds 0..63, each once per 8×8 tile (Bayer 1973, recursive form). */
-export const BAYER_8X8: Uint8Array = buildBayer();
+export const BAYER_8X8: Readonly<Uint8Array> = buildBayer();
 
 function buildBayer(): Uint8Array {
   let matrix = [0];

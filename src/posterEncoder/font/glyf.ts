@@ -42,7 +42,7 @@ const SCALED_COMPONENT_OFFSET = 0x0800;
 /** Composites nest (DejaVu's `ŉ` uses `ʼ`, itself a composite); deeper than this is a loop. */
 const MAX_COMPONENT_DEPTH = 8;
 
-const EMPTY: GlyphPoints = { xs: new Float64Array(0), ys: new Float64Array(0), onCurve: new Uint8Array(0), contourEnds: [] };
+const EMPTY: Readonly<GlyphPoints> = { xs: new Float64Array(0), ys: new Float64Array(0), onCurve: new Uint8Array(0), contourEnds: [] };
 
 /** Reads glyph outlines by index; `loca` gives each glyph's byte range in `glyf`. */
 export class GlyphTable {

@@ -67,7 +67,7 @@ export class TableReader {
   }
 }
 
-const TRUETYPE_VERSIONS = new Set([0x00010000, 0x74727565 /* 'true' */]);
+const TRUETYPE_VERSIONS: ReadonlySet<number> = new Set([0x00010000, 0x74727565 /* 'true' */]);
 
 /** Reads the table directory; throws `FontFormatError` unless the file holds TrueType outlines. */
 export function readTableDirectory(bytes: Uint8Array): Map<string, TableRecord> {

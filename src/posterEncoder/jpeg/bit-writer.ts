@@ -5,18 +5,12 @@
  * restart markers RST0..RST7 between restart intervals (T.81 B.1.1.3, F.1.2.3).
  */
 import type { SymbolCodes } from './huffman.js';
+import type { SpareBuffers } from './spare-buffers.js';
 import type { SymbolStream } from './symbols.js';
 
 /** Records written per capacity check: each needs at most 4 bytes, 8 if stuffed. */
 const CHUNK_RECORDS = 8192;
 const BYTES_PER_RECORD = 8;
-
-/**
- * Output buffer left by the last writer, reused by the next one (encoding is
- * synchronous, so it is never shared); at most MAX_SPARE_BYTES are kept.
- */
-let spare: Uint8Array = new Uint8Array(0);
-const MAX_SPARE_BYTES = 1 << 24;
 
 /** Growable output buffer with a bit writer for the scan. */
 export class BitWriter {
@@ -31,11 +25,14 @@ export class BitWriter {
   /** Number of the next RSTn marker, cycling 0..7. */
   private nextRestart = 0;
 
-  constructor(initialCapacity = 1 << 16) {
+  /** Where the buffer comes from and goes back to when done; none: a new one, dropped after. */
+  private readonly spares: SpareBuffers | undefined;
+
+  constructor(initialCapacity = 1 << 16, spares?: SpareBuffers) {
     const capacity = Math.max(initialCapacity, 64);
-    this.buffer = spare.length >= capacity ? spare : new Uint8Array(capacity);
+    this.spares = spares;
+    this.buffer = spares ? spares.takeBytes(capacity) : new Uint8Array(capacity);
     this.view = viewOf(this.buffer);
-    spare = new Uint8Array(0);
   }
 
   /** Bytes written so far (bits still in the buffer excluded). */
@@ -157,11 +154,11 @@ export class BitWriter {
 
   /**
    * The bytes written, as a new array of exactly that length. The writer's
-   * own buffer is then kept for the next writer; this one is done.
+   * own buffer then goes back to the spares, if any; this writer is done.
    */
   toBytes(): Uint8Array {
     const bytes = this.buffer.slice(0, this.pos);
-    if (this.buffer.length <= MAX_SPARE_BYTES && this.buffer.length > spare.length) spare = this.buffer;
+    this.spares?.keepBytes(this.buffer);
     this.buffer = new Uint8Array(0);
     this.view = viewOf(this.buffer);
     this.pos = 0;

@@ -54,30 +54,32 @@ const COL_EVEN_ROUND = 1 << (PASS1_BITS - 1);
  */
 const ROW_LEVEL_SHIFT = 8 * 128;
 
-/** Row pass results, natural order, shared by all calls (no allocation). */
-const workspace = new Int32Array(64);
+/** Length of the row pass's results, natural order: one block. */
+export const DCT_WORKSPACE_LENGTH = 64;
 
 /**
- * The zig-zag position of each natural index. The passes read this and
- * `workspace` as module constants rather than through parameters or an
- * import: the JIT then knows their type and length once and for all, instead
- * of checking them again on every iteration of the loops.
+ * The zig-zag position of each natural index. The column pass reads this as
+ * a module constant rather than through a parameter or an import: the JIT
+ * then knows its type and length once and for all, instead of checking them
+ * again on every iteration of the loop.
  */
 const ZIGZAG_POSITION = NATURAL_TO_ZIGZAG;
 
 /**
  * Transforms the 8x8 block of samples at `src[offset]` (row stride `stride`)
  * into `out[0..63]`, 8 times the orthonormal DCT, in zig-zag order: entropy
- * coding then reads it sequentially.
+ * coding then reads it sequentially. `workspace` holds the row pass's
+ * results; a scan passes its own, so blocks allocate nothing.
  */
-export function forwardDct(src: Uint8Array, offset: number, stride: number, out: Int32Array): void {
-  rowPass(src, offset, stride);
-  columnPass(out);
+export function forwardDct(
+  src: Uint8Array, offset: number, stride: number, out: Int32Array, workspace = new Int32Array(DCT_WORKSPACE_LENGTH),
+): void {
+  rowPass(src, offset, stride, workspace);
+  columnPass(workspace, out);
 }
 
-/** 1-D DCT of each row of samples into `workspace`; outputs keep PASS1_BITS extra bits. */
-function rowPass(src: Uint8Array, offset: number, stride: number): void {
-  const ws = workspace;
+/** 1-D DCT of each row of samples into `ws`; outputs keep PASS1_BITS extra bits. */
+function rowPass(src: Uint8Array, offset: number, stride: number, ws: Int32Array): void {
   for (let row = 0, p = offset, w = 0; row < 8; row++, p += stride, w += 8) {
     const d0 = src[p]!, d1 = src[p + 1]!, d2 = src[p + 2]!, d3 = src[p + 3]!;
     const d4 = src[p + 4]!, d5 = src[p + 5]!, d6 = src[p + 6]!, d7 = src[p + 7]!;
@@ -110,8 +112,7 @@ function rowPass(src: Uint8Array, offset: number, stride: number): void {
  * position. The columns are a loop here rather than a call each: eight calls
  * per block cost a tenth of the transform.
  */
-function columnPass(out: Int32Array): void {
-  const ws = workspace;
+function columnPass(ws: Int32Array, out: Int32Array): void {
   const zz = ZIGZAG_POSITION;
   for (let c = 0; c < 8; c++) {
     const d0 = ws[c]!, d1 = ws[c + 8]!, d2 = ws[c + 16]!, d3 = ws[c + 24]!;

@@ -20,7 +20,8 @@
  * integer DCT); the e2e tests check this.
  */
 import type { Subsampling } from './frame.js';
-import { encodeFrame } from './pipeline.js';
+import { encodeFrame, STORE_LIMIT_PIXELS } from './pipeline.js';
+import { SpareBuffers } from './spare-buffers.js';
 import { validate } from './validate.js';
 
 export type { Subsampling } from './frame.js';
@@ -57,4 +58,18 @@ export interface JpegOptions {
  */
 export function encodeJpeg(image: JpegImage, options: JpegOptions = {}): Uint8Array {
   return encodeFrame(validate(image, options));
+}
+
+/**
+ * An encoder for a run of images (a render worker's): what one encode leaves (the output
+ * buffer, the symbol records, each within its bound in spare-buffers.ts) serves the next, the way
+ * stb_image_write keeps its state in a context it is handed. Same bytes as `encodeJpeg`.
+ */
+export class JpegEncoder {
+  readonly #spares = new SpareBuffers();
+
+  /** Encodes like `encodeJpeg`. */
+  encode(image: JpegImage, options: JpegOptions = {}): Uint8Array {
+    return encodeFrame(validate(image, options), STORE_LIMIT_PIXELS, this.#spares);
+  }
 }

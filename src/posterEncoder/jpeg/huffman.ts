@@ -13,20 +13,20 @@ export interface HuffmanSpec {
   readonly values: Uint8Array;
 }
 
-function spec(bits: number[], values: number[]): HuffmanSpec {
+function spec(bits: readonly number[], values: readonly number[]): HuffmanSpec {
   return { bits: Uint8Array.from(bits), values: Uint8Array.from(values) };
 }
 
-const DC_SYMBOLS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const DC_SYMBOLS: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 /** T.81 Table K.3: luminance DC differences. */
-export const STD_DC_LUMA = spec([0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], DC_SYMBOLS);
+export const STD_DC_LUMA: Readonly<HuffmanSpec> = spec([0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], DC_SYMBOLS);
 
 /** T.81 Table K.4: chrominance DC differences. */
-export const STD_DC_CHROMA = spec([0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], DC_SYMBOLS);
+export const STD_DC_CHROMA: Readonly<HuffmanSpec> = spec([0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], DC_SYMBOLS);
 
 /** T.81 Table K.5: luminance AC coefficients. */
-export const STD_AC_LUMA = spec([0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d], [
+export const STD_AC_LUMA: Readonly<HuffmanSpec> = spec([0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d], [
   0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07,
   0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xa1, 0x08, 0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52, 0xd1, 0xf0,
   0x24, 0x33, 0x62, 0x72, 0x82, 0x09, 0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28,
@@ -41,7 +41,7 @@ export const STD_AC_LUMA = spec([0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x
 ]);
 
 /** T.81 Table K.6: chrominance AC coefficients. */
-export const STD_AC_CHROMA = spec([0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77], [
+export const STD_AC_CHROMA: Readonly<HuffmanSpec> = spec([0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77], [
   0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71,
   0x13, 0x22, 0x32, 0x81, 0x08, 0x14, 0x42, 0x91, 0xa1, 0xb1, 0xc1, 0x09, 0x23, 0x33, 0x52, 0xf0,
   0x15, 0x62, 0x72, 0xd1, 0x0a, 0x16, 0x24, 0x34, 0xe1, 0x25, 0xf1, 0x17, 0x18, 0x19, 0x1a, 0x26,

@@ -20,6 +20,7 @@ import {
 } from './markers.js';
 import { makeQuantDivisors, scaleQuantTable, STD_CHROMA_QUANT, STD_LUMA_QUANT, type QuantDivisors } from './quantize.js';
 import { ScanModel } from './scan.js';
+import type { SpareBuffers } from './spare-buffers.js';
 import { SymbolStream } from './symbols.js';
 import type { EncodeSettings } from './validate.js';
 
@@ -33,22 +34,25 @@ interface Frame {
   readonly divisors: QuantDivisors[];
   /** 1 for grey, 2 for colour: quantisation and Huffman table pairs. */
   readonly tableCount: number;
+  /** The encoder's kept storage, or none for a one-off encode. */
+  readonly spares: SpareBuffers | undefined;
 }
 
 /**
  * Encodes validated settings into a complete JFIF file; `storeLimitPixels`
- * (for tests) chooses between keeping and recomputing the first pass.
+ * (for tests) chooses between keeping and recomputing the first pass, and
+ * `spares` is the storage of the encoder that owns it (see JpegEncoder).
  */
-export function encodeFrame(settings: EncodeSettings, storeLimitPixels = STORE_LIMIT_PIXELS): Uint8Array {
+export function encodeFrame(settings: EncodeSettings, storeLimitPixels = STORE_LIMIT_PIXELS, spares?: SpareBuffers): Uint8Array {
   const { width, height, channels } = settings;
   const layout = planFrame(width, height, channels === 1 ? 'grey' : settings.subsampling);
   const tableCount = layout.components.length === 1 ? 1 : 2;
   const quantTables = [STD_LUMA_QUANT, STD_CHROMA_QUANT]
     .slice(0, tableCount)
     .map((base) => scaleQuantTable(base, settings.quality));
-  const frame: Frame = { settings, layout, divisors: quantTables.map(makeQuantDivisors), tableCount };
+  const frame: Frame = { settings, layout, divisors: quantTables.map(makeQuantDivisors), tableCount, spares };
 
-  const out = new BitWriter(Math.min(Math.max(1024, (width * height) >> 2), 1 << 24));
+  const out = new BitWriter(Math.min(Math.max(1024, (width * height) >> 2), 1 << 24), spares);
   writeHeaders(out, frame, quantTables);
   if (!settings.optimizeHuffman) {
     writeScan(out, frame, [STD_DC_LUMA, STD_AC_LUMA, STD_DC_CHROMA, STD_AC_CHROMA].slice(0, 2 * tableCount));
@@ -104,7 +108,7 @@ function modelImage(frame: Frame, keep: boolean): SymbolStream {
   const { width, height } = frame.settings;
   // Typical images need 0.1 to 0.5 records per pixel; the storage grows as needed.
   const capacity = keep ? Math.min(Math.max(1024, (width * height) >> 3), 1 << 22) : frame.layout.mcusWide * 64;
-  const stream = new SymbolStream(capacity);
+  const stream = new SymbolStream(capacity, frame.spares);
   eachMcuRow(frame, stream, (s) => {
     if (!keep) s.clearRecords();
   });
@@ -115,7 +119,7 @@ function modelImage(frame: Frame, keep: boolean): SymbolStream {
 function writeScan(out: BitWriter, frame: Frame, tables: HuffmanSpec[]): void {
   writeScanHeaders(out, frame, tables);
   const codes = symbolCodes(tables);
-  const stream = new SymbolStream(frame.layout.mcusWide * 64);
+  const stream = new SymbolStream(frame.layout.mcusWide * 64, frame.spares);
   eachMcuRow(frame, stream, (s) => {
     out.writeSymbols(s, codes);
     s.clearRecords();

@@ -12,6 +12,7 @@
  * component with table t codes its DC in slot 2t and its AC in slot 2t + 1.
  */
 import type { QuantDivisors } from './quantize.js';
+import type { SpareBuffers } from './spare-buffers.js';
 
 /** Number of Huffman table slots (DC and AC for two tables). */
 export const SLOT_COUNT = 4;
@@ -20,26 +21,6 @@ export const SLOT_COUNT = 4;
 export const EOB = 0x00;
 /** Symbol of the run of 16 zero coefficients (F.1.2.2.1). */
 export const ZRL = 0xf0;
-
-/**
- * Record storage left by the last encode, reused by the next one so that a
- * run of encodes does not allocate (and make the GC free) megabytes per
- * image. Encoding is synchronous, so one spare per thread is never shared.
- */
-let spare: Int32Array = new Int32Array(0);
-/** Largest storage kept between encodes: 4 Mi records, 16 MiB. */
-const MAX_SPARE_RECORDS = 1 << 22;
-
-function takeSpare(capacity: number): Int32Array {
-  if (spare.length < capacity) return new Int32Array(capacity);
-  const records = spare;
-  spare = new Int32Array(0);
-  return records;
-}
-
-function keepSpare(records: Int32Array): void {
-  if (records.length <= MAX_SPARE_RECORDS && records.length > spare.length) spare = records;
-}
 
 /** Growable list of symbol records plus per-slot symbol counts. */
 export class SymbolStream {
@@ -53,13 +34,17 @@ export class SymbolStream {
   /** Record indices before which a restart marker goes (T.81 B.2.1). */
   restarts: number[] = [];
 
-  constructor(initialCapacity = 1 << 16) {
-    this.records = takeSpare(initialCapacity);
+  /** Where the record storage comes from and goes back to; none: new storage, dropped after. */
+  private readonly spares: SpareBuffers | undefined;
+
+  constructor(initialCapacity = 1 << 16, spares?: SpareBuffers) {
+    this.spares = spares;
+    this.records = spares ? spares.takeRecords(initialCapacity) : new Int32Array(initialCapacity);
   }
 
-  /** Hands the record storage back for the next encode; the stream is empty afterwards. */
+  /** Hands the record storage back to the spares, if any; the stream is empty afterwards. */
   release(): void {
-    keepSpare(this.records);
+    this.spares?.keepRecords(this.records);
     this.records = new Int32Array(0);
     this.clearRecords();
   }

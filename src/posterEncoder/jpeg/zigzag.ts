@@ -5,7 +5,7 @@
  * coefficient sent k-th. Quantisation tables in DQT and coefficients in the
  * scan are both sent in this order (T.81 B.2.4.1, F.1.1.5).
  */
-export const ZIGZAG: Uint8Array = Uint8Array.from([
+export const ZIGZAG: Readonly<Uint8Array> = Uint8Array.from([
   0, 1, 8, 16, 9, 2, 3, 10,
   17, 24, 32, 25, 18, 11, 4, 5,
   12, 19, 26, 33, 40, 48, 41, 34,
@@ -21,7 +21,7 @@ export const ZIGZAG: Uint8Array = Uint8Array.from([
  * zig-zag sequence of the coefficient at natural index n. The DCT writes its
  * quantised output straight into zig-zag order through this table.
  */
-export const NATURAL_TO_ZIGZAG: Uint8Array = invert(ZIGZAG);
+export const NATURAL_TO_ZIGZAG: Readonly<Uint8Array> = invert(ZIGZAG);
 
 function invert(order: Uint8Array): Uint8Array {
   const inverse = new Uint8Array(64);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeJpeg } from '../../../src/posterEncoder/jpeg/encode.js';
+import { encodeJpeg, JpegEncoder } from '../../../src/posterEncoder/jpeg/encode.js';
 import { STD_AC_CHROMA } from '../../../src/posterEncoder/jpeg/huffman.js';
 import { makeImage } from './images.js';
 import { segments } from './tools.js';
@@ -75,6 +75,19 @@ describe('encode', () => {
     assert.deepEqual(first, copy);
     again.fill(0);
     assert.deepEqual(encodeJpeg(small), copy);
+  });
+
+  it('a JpegEncoder gives encodeJpeg\'s bytes for each of a run of images, large then small, and its results stay untouched', () => {
+    const encoder = new JpegEncoder();
+    const large = makeImage('detailed', 300, 200, 3);
+    const small = makeImage('photo', 40, 30, 3);
+    const grey = makeImage('poster', 17, 9, 1);
+    const first = encoder.encode(large, { quality: 100 });
+    const kept = first.slice();
+    assert.deepEqual(encoder.encode(small), encodeJpeg(small), 'small after large: no bytes of the large left over');
+    assert.deepEqual(encoder.encode(grey, { restartInterval: 2 }), encodeJpeg(grey, { restartInterval: 2 }), 'grey with restarts');
+    assert.deepEqual(encoder.encode(large, { quality: 100 }), kept, 'the large again');
+    assert.deepEqual(first, kept, 'an earlier result is not reused as a buffer');
   });
 
   it('does not modify the input pixels', () => {

@@ -1,0 +1,118 @@
+/**
+ * Issuing and verifying ES512 tokens through jose, and the time rules a verified token must also
+ * meet (JWT_CLOCK_SKEW, JWT_TOKEN_TTL).
+ *
+ * jose is imported where a token is first issued or verified (or by `loadJose`), so importing
+ * this module never pays for it. The service imports it before it listens, when the poster API is
+ * on (see `loadJose`).
+ */
+import type { KeyObject } from 'node:crypto';
+import type { JWTPayload } from 'jose';
+
+export const JWT_ALGORITHM = 'ES512';
+
+type Jose = typeof import('jose');
+
+/**
+ * jose. Node's module map keeps it once loaded, so later calls cost a lookup and no state of ours
+ * remembers anything. Node keeps a failed import as well, for the life of the process (Node 20:
+ * an EMFILE while reading one of jose's files fails every later import of it), so the service
+ * calls this before it listens, where a failure stops the start rather than every protected
+ * request until a restart.
+ */
+export function loadJose(): Promise<Jose> {
+  return import('jose');
+}
+/** Longer tokens are refused before any cryptography runs. */
+export const MAX_TOKEN_LENGTH = 8 * 1024;
+
+/** A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). */
+export async function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
+  const iat = Math.floor(now / 1000);
+  const { SignJWT } = await loadJose();
+  return new SignJWT({ username })
+    .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT' })
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(privateKey);
+}
+
+/** Why a token was refused; the text goes into `error_description`. */
+export class InvalidToken extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'InvalidToken';
+  }
+}
+
+/** JWT_TOKEN_TTL's default (SPEC 11), for library callers that do not pass one. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+
+/** The time rules of verification, in seconds. */
+export interface TokenTimeRules {
+  /** Tolerance on `iat`, `nbf` and `exp` (JWT_CLOCK_SKEW). */
+  readonly skewSeconds: number;
+  /** The longest lifetime a token may have (JWT_TOKEN_TTL), enforced here, not only when issuing. */
+  readonly ttlSeconds: number;
+}
+
+/**
+ * Verifies a compact JWS: ES512 only, `exp` and `iat` required, `exp`/`nbf` with `skewSeconds`
+ * of tolerance, `iat` not in the future beyond the skew, not older than `ttlSeconds` + skew, and
+ * `exp - iat` at most `ttlSeconds`. Throws InvalidToken with the reason.
+ */
+export async function verifyToken(
+  token: string, publicKey: KeyObject, skewSeconds: number, now: number, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
+): Promise<JWTPayload> {
+  if (token.length > MAX_TOKEN_LENGTH) throw new InvalidToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
+  const { errors, jwtVerify } = await loadJose();
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, publicKey, {
+      algorithms: [JWT_ALGORITHM],
+      clockTolerance: skewSeconds,
+      currentDate: new Date(now),
+      requiredClaims: ['exp', 'iat'],
+    }));
+  } catch (err) {
+    throw new InvalidToken(describeJoseError(errors, err));
+  }
+  const refusal = lifetimeRefusal(payload as { iat: number; exp: number }, { skewSeconds, ttlSeconds }, now);
+  if (refusal) throw new InvalidToken(refusal);
+  return payload;
+}
+
+/**
+ * Why a token's `iat`/`exp` break the lifetime rules at `now` (milliseconds), or undefined. A
+ * token minted with a far `exp` (stolen signing key, a buggy issuer) is refused: the TTL is a
+ * property of the service, not of whoever signed the token.
+ */
+export function lifetimeRefusal(claims: { readonly iat: number; readonly exp: number }, rules: TokenTimeRules, now: number): string | undefined {
+  const nowSeconds = now / 1000;
+  if (claims.iat > nowSeconds + rules.skewSeconds) return 'the token was issued in the future ("iat")';
+  if (nowSeconds - claims.iat > rules.ttlSeconds + rules.skewSeconds) {
+    return `the token was issued more than ${rules.ttlSeconds} seconds ago (JWT_TOKEN_TTL)`;
+  }
+  if (claims.exp - claims.iat > rules.ttlSeconds) {
+    return `the token's lifetime ("exp" - "iat") is longer than ${rules.ttlSeconds} seconds (JWT_TOKEN_TTL)`;
+  }
+  return undefined;
+}
+
+/** Until when (milliseconds) verified claims stay valid: min(exp, iat + ttl) + skew. */
+export function tokenValidUntil(claims: { readonly iat: number; readonly exp: number }, rules: TokenTimeRules): number {
+  return (Math.min(claims.exp, claims.iat + rules.ttlSeconds) + rules.skewSeconds) * 1000;
+}
+
+function describeJoseError(errors: Jose['errors'], err: unknown): string {
+  if (err instanceof errors.JWTExpired) return 'the token has expired';
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.reason === 'missing') return `the token has no "${err.claim}" claim`;
+    if (err.claim === 'nbf') return 'the token is not valid yet ("nbf")';
+    return `the "${err.claim}" claim is not valid`;
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed) return `only ${JWT_ALGORITHM} tokens are accepted`;
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'the token is malformed';
+  return 'the token cannot be verified';
+}

@@ -1,0 +1,41 @@
+/**
+ * Storage one encode leaves for the next: the output buffer and the symbol records. An encoder
+ * that owns one (one per render worker) does not allocate, and leave to the garbage collector,
+ * megabytes per image; encoding is synchronous, so nothing else ever shares it. A one-off encode
+ * has none and allocates afresh.
+ */
+
+/** Largest output buffer kept between encodes: 16 MiB. */
+export const MAX_SPARE_BYTES = 1 << 24;
+/** Largest record storage kept between encodes: 4 Mi records, 16 MiB. */
+export const MAX_SPARE_RECORDS = 1 << 22;
+
+export class SpareBuffers {
+  #bytes: Uint8Array = new Uint8Array(0);
+  #records: Int32Array = new Int32Array(0);
+
+  /** The kept output buffer if it holds `capacity` bytes, else a new one; the spare is given up. */
+  takeBytes(capacity: number): Uint8Array {
+    const bytes = this.#bytes.length >= capacity ? this.#bytes : new Uint8Array(capacity);
+    this.#bytes = new Uint8Array(0);
+    return bytes;
+  }
+
+  /** Keeps a finished output buffer for the next encode, if it is larger and within the bound. */
+  keepBytes(bytes: Uint8Array): void {
+    if (bytes.length <= MAX_SPARE_BYTES && bytes.length > this.#bytes.length) this.#bytes = bytes;
+  }
+
+  /** The kept record storage if it holds `capacity` records, else a new one. */
+  takeRecords(capacity: number): Int32Array {
+    if (this.#records.length < capacity) return new Int32Array(capacity);
+    const records = this.#records;
+    this.#records = new Int32Array(0);
+    return records;
+  }
+
+  /** Keeps finished record storage for the next encode, if it is larger and within the bound. */
+  keepRecords(records: Int32Array): void {
+    if (records.length <= MAX_SPARE_RECORDS && records.length > this.#records.length) this.#records = records;
+  }
+}

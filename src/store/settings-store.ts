@@ -1,0 +1,226 @@
+/**
+ * The settings document store: one JSON document per file under
+ * `<VAR_DIR>/settings/1.0/<id>.json`, written atomically, read through a cache of parsed
+ * documents kept in the hydrator directory `<VAR_DIR>/cache/<APP_ENV>/hydrators`.
+ *
+ * The hydrator directory must be writable: while it is not, every read fails with
+ * StoreNotWritable (answered 404 `Your hydrator directory must be writable.`, as observed),
+ * and the store recovers by itself once the directory is usable again.
+ */
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Problem } from '../problem.js';
+import { errorCode } from '../util/errno.js';
+
+/** The namespace version of the settings documents. */
+export const SETTINGS_VERSION = '1.0';
+
+const ID = /^[a-z0-9-]{1,64}$/;
+
+/** The hydrator directory cannot be created or written. */
+export class StoreNotWritable extends Problem {
+  constructor(cause: unknown) {
+    super('store_not_writable', 404, 'Your hydrator directory must be writable.', { cause });
+  }
+}
+
+/** A stored document that is not valid JSON: a 500 whose log line names the file. */
+export class CorruptDocument extends Error {
+  constructor(path: string, reason: string) {
+    super(`Settings document ${path} is not usable: ${reason}`);
+    this.name = 'CorruptDocument';
+  }
+}
+
+export interface SettingsStore {
+  /** The document, or undefined when there is none. */
+  get(id: string): unknown;
+  put(id: string, doc: unknown): void;
+  /** Ids of the stored documents, sorted. */
+  list(): string[];
+  /** Writes `doc` only when no document `id` exists yet; returns the stored one. */
+  ensure(id: string, doc: unknown): unknown;
+  readonly documentsDir: string;
+  readonly hydratorDir: string;
+}
+
+export interface StoreOptions {
+  readonly varDir: string;
+  readonly appEnv: string;
+  readonly clock?: () => number;
+  /** How long a successful check of the hydrator directory, or of a document's file, is trusted (default 1 s). */
+  readonly recheckMs?: number;
+}
+
+interface Hydrated {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly doc: unknown;
+}
+
+/** Opens the store; touches the file system only when used. */
+export function createSettingsStore(options: StoreOptions): SettingsStore {
+  const documentsDir = join(options.varDir, 'settings', SETTINGS_VERSION);
+  const hydratorDir = join(options.varDir, 'cache', options.appEnv, 'hydrators');
+  const clock = options.clock ?? Date.now;
+  const recheckMs = options.recheckMs ?? 1_000;
+  /** Parsed documents and when their file was last looked at. */
+  const memory = new Map<string, { hydrated: Hydrated; checkedAt: number }>();
+  let hydratorsCheckedAt = -Infinity;
+
+  /** Creates the hydrator directory if needed and proves it writable, at most once per recheckMs. */
+  function checkHydrators(): void {
+    const now = clock();
+    if (now - hydratorsCheckedAt < recheckMs) return;
+    try {
+      mkdirSync(hydratorDir, { recursive: true });
+      const probe = join(hydratorDir, `.probe-${process.pid}`);
+      writeFileSync(probe, '');
+      unlinkSync(probe);
+    } catch (err) {
+      hydratorsCheckedAt = -Infinity;
+      memory.clear();
+      throw new StoreNotWritable(err);
+    }
+    hydratorsCheckedAt = now;
+  }
+
+  function checkId(id: string): void {
+    if (typeof id !== 'string' || !ID.test(id)) throw new TypeError(`settings id must match [a-z0-9-]{1,64}, got ${JSON.stringify(id)}`);
+  }
+
+  function get(id: string): unknown {
+    const now = clock();
+    const cached = memory.get(id);
+    // Within recheckMs of both checks a document is served from memory: a hot path makes no
+    // system call. Only a checked id is ever in memory.
+    if (cached && now - cached.checkedAt < recheckMs && now - hydratorsCheckedAt < recheckMs) return cached.hydrated.doc;
+    checkId(id);
+    checkHydrators();
+    const path = join(documentsDir, `${id}.json`);
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
+      cached.checkedAt = now;
+      return cached.hydrated.doc;
+    }
+    const hydrated = readHydrated(id, stat.mtimeMs, stat.size) ?? hydrate(id, path);
+    memory.set(id, { hydrated, checkedAt: now });
+    return hydrated.doc;
+  }
+
+  /** The parsed document from the hydrator directory, if it matches the file's mtime and size. */
+  function readHydrated(id: string, mtimeMs: number, size: number): Hydrated | undefined {
+    try {
+      const hydrated = JSON.parse(readFileSync(join(hydratorDir, `${id}.json`), 'utf8')) as Hydrated;
+      return hydrated.mtimeMs === mtimeMs && hydrated.size === size ? hydrated : undefined;
+    } catch {
+      return undefined; // missing or stale cache: parse the document again
+    }
+  }
+
+  function hydrate(id: string, path: string): Hydrated {
+    const text = readFileSync(path, 'utf8');
+    const stat = statSync(path);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw new CorruptDocument(path, (err as Error).message);
+    }
+    const hydrated: Hydrated = { mtimeMs: stat.mtimeMs, size: stat.size, doc };
+    try {
+      writeAtomically(hydratorDir, `${id}.json`, JSON.stringify(hydrated), false);
+    } catch (err) {
+      throw new StoreNotWritable(err);
+    }
+    return hydrated;
+  }
+
+  function put(id: string, doc: unknown): void {
+    checkId(id);
+    const text = `${JSON.stringify(doc, null, 2)}\n`;
+    mkdirSync(documentsDir, { recursive: true });
+    writeAtomically(documentsDir, `${id}.json`, text, true);
+    memory.delete(id);
+  }
+
+  return {
+    documentsDir,
+    hydratorDir,
+    get,
+    put,
+    list() {
+      try {
+        return readdirSync(documentsDir)
+          .filter((name) => name.endsWith('.json') && ID.test(name.slice(0, -5)))
+          .map((name) => name.slice(0, -5))
+          .sort();
+      } catch (err) {
+        if (errorCode(err) === 'ENOENT') return [];
+        throw err;
+      }
+    },
+    ensure(id, doc) {
+      const existing = get(id);
+      if (existing !== undefined) return existing;
+      put(id, doc);
+      return get(id);
+    },
+  };
+}
+
+/**
+ * A temp name's random part. It only has to differ between writers racing on one directory (the
+ * `wx` open refuses a clash), not be unguessable: Math.random keeps node:crypto out of start-up.
+ */
+function tempSuffix(): string {
+  return Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+}
+
+/**
+ * Writes `name` in `dir` so that readers see the old or the new content, never a mix: a temp
+ * file, fsync, rename over the target, then (when `durable`) fsync of the directory so the
+ * rename itself survives a crash.
+ */
+export function writeAtomically(dir: string, name: string, text: string, durable: boolean): void {
+  const temp = join(dir, `.${name}.${process.pid}.${tempSuffix()}.tmp`);
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    const data = Buffer.from(text);
+    let offset = 0;
+    while (offset < data.byteLength) offset += writeSync(fd, data, offset);
+    if (durable) fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(temp, join(dir, name));
+  if (durable) {
+    const dirFd = openSync(dir, 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  }
+}

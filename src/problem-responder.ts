@@ -10,7 +10,6 @@
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
 import type { Config } from './config.js';
-import type { Representation } from './http/negotiation.js';
 import { namespaceUrl, type RequestContext } from './http/request.js';
 import { sendBody } from './http/response.js';
 import type { Logger, LogLevel } from './log.js';
@@ -24,6 +23,7 @@ import {
   type ProblemDocument,
   type ProblemPageContext,
 } from './problem.js';
+import type { Representation } from './representation.js';
 import { createSecretMasker, maskJsonValue, secretValuesOf } from './secrets.js';
 
 export interface ProblemResponderOptions {

@@ -3,8 +3,8 @@
  * and their JSON and HTML representations with the observed headers.
  */
 import { STATUS_CODES } from 'node:http';
-import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './http/html.js';
-import type { Representation } from './http/negotiation.js';
+import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './html.js';
+import type { Representation } from './representation.js';
 import { createHttpDateFormatter, type HeaderList } from './http/response.js';
 import { rememberLast } from './util/remember-last.js';
 

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { SECRET_SETTINGS, type Config } from '../config.js';
-import type { SourceLink } from '../http/html.js';
+import type { SourceLink } from '../html.js';
 import type { Handler } from '../http/handler.js';
 import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';

@@ -36,7 +36,7 @@ export function renderDefinitions(rows: readonly (readonly [string, string])[]):
   return `<dl>${rows.map(([term, text]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;
 }
 
-import { parseFrameLocation } from '../util/stack-frames.js';
+import { parseFrameLocation } from './util/stack-frames.js';
 
 /** Where a stack frame's source can be opened: a link for a project file, else undefined. */
 export type SourceLink = (file: string, line: number) => string | undefined;

@@ -11,11 +11,12 @@ import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
 import type { Config } from './config.js';
 import { namespaceUrl, type RequestContext } from './http/request.js';
-import { sendBody } from './http/response.js';
+import { createHttpDateFormatter, sendBody } from './http/response.js';
 import type { Logger, LogLevel } from './log.js';
 import {
   InternalError,
   buildProblemDocument,
+  notFoundCachePolicy,
   problemHeaders,
   problemVary,
   renderProblem,
@@ -42,6 +43,9 @@ const PLAIN_PAGE: ProblemPageContext = { debug: false, method: '', target: '', c
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
   const secretValues = secretValuesOf(config);
+  const notFoundPolicy = notFoundCachePolicy(config.notFoundCacheControl);
+  /** Expires dates: the app's own formatter, which formats once per second like Date. */
+  const expiresDate = createHttpDateFormatter();
 
   /** Writes a log line whose secrets are masked already, and tells the observer. */
   function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
@@ -87,7 +91,7 @@ export function createProblemResponder({ config, logger, observer, representatio
       : PLAIN_PAGE;
     const representation = representationFor(ctx);
     const { contentType, body } = renderProblem(doc, representation, page);
-    const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
+    const headers = problemHeaders(problem, ctx.receivedAt, notFoundPolicy, expiresDate);
     headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   };

@@ -15,6 +15,7 @@ import { createHttpDateFormatter, sendBody } from './http/response.js';
 import type { Logger, LogLevel } from './log.js';
 import {
   InternalError,
+  PlainProblemPages,
   buildProblemDocument,
   notFoundCachePolicy,
   problemHeaders,
@@ -46,6 +47,7 @@ export function createProblemResponder({ config, logger, observer, representatio
   const notFoundPolicy = notFoundCachePolicy(config.notFoundCacheControl);
   /** Expires dates: the app's own formatter, which formats once per second like Date. */
   const expiresDate = createHttpDateFormatter();
+  const plainPages = new PlainProblemPages();
 
   /** Writes a log line whose secrets are masked already, and tells the observer. */
   function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
@@ -90,7 +92,7 @@ export function createProblemResponder({ config, logger, observer, representatio
       ? { debug: true, method: ctx.method, target: ctx.target, clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
       : PLAIN_PAGE;
     const representation = representationFor(ctx);
-    const { contentType, body } = renderProblem(doc, representation, page);
+    const { contentType, body } = renderProblem(doc, representation, page, plainPages);
     const headers = problemHeaders(problem, ctx.receivedAt, notFoundPolicy, expiresDate);
     headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
     sendBody(res, problem.status, headers, body, ctx.receivedAt);

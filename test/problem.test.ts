@@ -17,8 +17,10 @@ import { PreconditionFailed, RangeNotSatisfiable } from '../src/static/problems.
 import { StoreNotWritable } from '../src/store.js';
 import {
   InternalError,
+  MAX_PLAIN_PAGES,
   MethodNotAllowed,
   PROBLEMS,
+  PlainProblemPages,
   Problem,
   RouteNotFound,
   buildProblemDocument,
@@ -73,28 +75,38 @@ describe('problem documents', () => {
 });
 
 describe('the HTML page outside debug', () => {
+  const pages = new PlainProblemPages();
   const plain = { debug: false, method: 'GET', target: '/x', clientIp: '127.0.0.1', profilerLink: undefined, stack: undefined };
   const doc = (status: number, title: string) => ({ type: 'about:blank', title, status, detail: 'No route found for "GET /x"', instance: '/x' });
 
   it('shows status and title only, the same page each time, and another title its own page', () => {
-    const page = renderProblem(doc(404, 'Not Found'), 'html', plain);
+    const page = renderProblem(doc(404, 'Not Found'), 'html', plain, pages);
     assert.equal(page.contentType, 'text/html; charset=UTF-8');
     assert.match(page.body, /<title>404 Not Found<\/title>/);
     assert.match(page.body, /<main><p class="status">404<\/p><h1>Not Found<\/h1><\/main>/);
     assert.ok(!page.body.includes('GET /x') && !page.body.includes('127.0.0.1'));
-    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain).body, page.body);
+    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain, pages).body, page.body);
     // A title with a secret masked in it is a title of its own, and then the usual one again.
-    assert.match(renderProblem(doc(404, 'Not ******'), 'html', plain).body, /<h1>Not \*{6}<\/h1>/);
-    assert.match(renderProblem(doc(404, 'Not <Found>'), 'html', plain).body, /<h1>Not &lt;Found&gt;<\/h1>/);
-    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain).body, page.body);
-    assert.match(renderProblem(doc(405, 'Method Not Allowed'), 'html', plain).body, /<title>405 Method Not Allowed<\/title>/);
+    assert.match(renderProblem(doc(404, 'Not ******'), 'html', plain, pages).body, /<h1>Not \*{6}<\/h1>/);
+    assert.match(renderProblem(doc(404, 'Not <Found>'), 'html', plain, pages).body, /<h1>Not &lt;Found&gt;<\/h1>/);
+    assert.equal(renderProblem(doc(404, 'Not Found'), 'html', plain, pages).body, page.body);
+    assert.match(renderProblem(doc(405, 'Method Not Allowed'), 'html', plain, pages).body, /<title>405 Method Not Allowed<\/title>/);
+  });
+
+  it('writes the right page for every status beyond the bound of pages it keeps', () => {
+    const few = new PlainProblemPages();
+    for (let status = 100; status < 100 + MAX_PLAIN_PAGES; status++) few.page(status, `Title ${status}`);
+    assert.match(few.page(999, 'Beyond'), /<title>999 Beyond<\/title>/);
+    assert.match(few.page(999, 'Beyond'), /<title>999 Beyond<\/title>/);
+    assert.match(few.page(100, 'Title 100'), /<title>100 Title 100<\/title>/);
   });
 });
 
 describe('the JSON document', () => {
   const page = { debug: false, method: 'GET', target: '/x', clientIp: '127.0.0.1', profilerLink: undefined, stack: undefined };
+  const pages = new PlainProblemPages();
   const doc = (detail: string) => ({ type: 'about:blank', title: 'Not Found', status: 404, detail, instance: '/x' });
-  const json = (d: Record<string, unknown>) => JSON.parse(renderProblem(d as never, 'json', page).body) as Record<string, unknown>;
+  const json = (d: Record<string, unknown>) => JSON.parse(renderProblem(d as never, 'json', page, pages).body) as Record<string, unknown>;
 
   it('writes every member of each document, also one asked again or like the last but for one member', () => {
     assert.deepEqual(json(doc('No route found for "GET /x"')), doc('No route found for "GET /x"'));
@@ -105,7 +117,7 @@ describe('the JSON document', () => {
     const withExtensions = { ...doc('No route found for "GET /y"'), errors: ['title: required'] };
     assert.deepEqual(json(withExtensions), withExtensions);
     assert.deepEqual(json(doc('No route found for "GET /y"')), doc('No route found for "GET /y"'));
-    assert.equal(renderProblem(doc('x') as never, 'json', page).contentType, 'application/problem+json');
+    assert.equal(renderProblem(doc('x') as never, 'json', page, pages).contentType, 'application/problem+json');
   });
 });
 
@@ -150,11 +162,14 @@ describe('the error model', () => {
 });
 
 describe('a problem as an Error', () => {
-  it('is a native Error with a stack that starts with its class name and detail', () => {
+  it('is a native Error whose stack is its first line alone, and leaves the stacks of other errors whole', () => {
+    const limit = Error.stackTraceLimit;
     const notFound = new RouteNotFound('GET', '/x', undefined);
     assert.ok(types.isNativeError(notFound));
-    assert.ok(notFound.stack?.startsWith('RouteNotFound: No route found for "GET /x"\n    at '), notFound.stack);
+    assert.equal(notFound.stack, 'RouteNotFound: No route found for "GET /x"');
     assert.equal(String(notFound), 'RouteNotFound: No route found for "GET /x"');
+    assert.equal(Error.stackTraceLimit, limit);
+    assert.match(new Error('other').stack ?? '', /^Error: other\n {4}at /);
   });
 
   it('keeps name, message, stack and cause out of its own enumerable keys, as Error does', () => {

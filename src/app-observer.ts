@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from './http/handler.js';
-import type { SourceLink } from './http/html.js';
+import type { SourceLink } from './html.js';
 import type { RequestContext } from './http/request.js';
 import type { LogLevel } from './log.js';
 import { MethodNotAllowed, RouteNotFound, type Problem, type ProblemDocument } from './problem.js';

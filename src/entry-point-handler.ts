@@ -12,7 +12,7 @@ import {
   type ServiceDocumentSource,
 } from './entry-point.js';
 import type { Handler } from './http/handler.js';
-import type { Representation } from './http/negotiation.js';
+import type { Representation } from './representation.js';
 import type { RequestContext } from './http/request.js';
 import { writeFramedHead, type HeaderList } from './http/response.js';
 

@@ -3,8 +3,8 @@
  * (never the admin one), as JSON for API clients and a small page for browsers (SPEC 6).
  */
 import type { Namespaces } from './config.js';
-import { escapeHtml, renderPage } from './http/html.js';
-import type { Representation } from './http/negotiation.js';
+import { escapeHtml, renderPage } from './html.js';
+import type { Representation } from './representation.js';
 import { namespaceUrl } from './http/request.js';
 import { failed, succeeded, type Result } from './util/result.js';
 

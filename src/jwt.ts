@@ -18,6 +18,7 @@ export {
 } from './jwt/keys.js';
 export {
   DEFAULT_TOKEN_TTL_SECONDS,
+  describeJoseError,
   InvalidToken,
   issueToken,
   JWT_ALGORITHM,

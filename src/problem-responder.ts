@@ -10,13 +10,14 @@
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
 import type { Config } from './config.js';
-import type { Representation } from './http/negotiation.js';
 import { namespaceUrl, type RequestContext } from './http/request.js';
-import { sendBody } from './http/response.js';
+import { createHttpDateFormatter, sendBody } from './http/response.js';
 import type { Logger, LogLevel } from './log.js';
 import {
   InternalError,
+  PlainProblemPages,
   buildProblemDocument,
+  notFoundCachePolicy,
   problemHeaders,
   problemVary,
   renderProblem,
@@ -24,6 +25,7 @@ import {
   type ProblemDocument,
   type ProblemPageContext,
 } from './problem.js';
+import type { Representation } from './representation.js';
 import { createSecretMasker, maskJsonValue, secretValuesOf } from './secrets.js';
 
 export interface ProblemResponderOptions {
@@ -42,6 +44,10 @@ const PLAIN_PAGE: ProblemPageContext = { debug: false, method: '', target: '', c
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
   const secretValues = secretValuesOf(config);
+  const notFoundPolicy = notFoundCachePolicy(config.notFoundCacheControl);
+  /** Expires dates: the app's own formatter, which formats once per second like Date. */
+  const expiresDate = createHttpDateFormatter();
+  const plainPages = new PlainProblemPages();
 
   /** Writes a log line whose secrets are masked already, and tells the observer. */
   function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
@@ -86,8 +92,8 @@ export function createProblemResponder({ config, logger, observer, representatio
       ? { debug: true, method: ctx.method, target: ctx.target, clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
       : PLAIN_PAGE;
     const representation = representationFor(ctx);
-    const { contentType, body } = renderProblem(doc, representation, page);
-    const headers = problemHeaders(problem, ctx.receivedAt, config.notFoundCacheControl);
+    const { contentType, body } = renderProblem(doc, representation, page, plainPages);
+    const headers = problemHeaders(problem, ctx.receivedAt, notFoundPolicy, expiresDate);
     headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
     sendBody(res, problem.status, headers, body, ctx.receivedAt);
   };

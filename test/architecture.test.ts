@@ -40,8 +40,6 @@ const PENDING_IN_OTHER_BRANCHES: readonly string[] = [
   'src/http/connections.ts › module state › DEFAULT_TIMEOUTS',
   'src/http/cors.ts › module state › OFF',
   'src/http/early-close.ts › module state › answeredBeforeBodyEnd',
-  'src/http/html.ts › module state › ESCAPES',
-  'src/http/html.ts › module state › STYLE',
   'src/http/http-date.ts › module state › SHORT_DAYS',
   'src/http/http-date.ts › module state › LONG_DAYS',
   'src/http/http-date.ts › module state › MONTHS',
@@ -55,13 +53,6 @@ const PENDING_IN_OTHER_BRANCHES: readonly string[] = [
   'src/http/response.ts › module state › textLength',
   'src/http/response.ts › module state › httpDate',
   'src/problem-responder.ts › module state › PLAIN_PAGE',
-  'src/problem.ts › core imports edge › src/http/html.ts',
-  'src/problem.ts › core imports edge › src/http/negotiation.ts',
-  'src/problem.ts › core imports edge › src/http/response.ts',
-  'src/problem.ts › module state › lastJson',
-  'src/problem.ts › module state › plainPages',
-  'src/problem.ts › module state › maxAgeOf',
-  'src/problem.ts › module state › expiresDate',
 ];
 
 interface Offence {

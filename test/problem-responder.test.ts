@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createApp, type AppObserver } from '../src/app.js';
-import { Problem, type ProblemDocument } from '../src/problem.js';
+import { InvalidPosterSpec } from '../src/poster/api.js';
+import type { ProblemDocument } from '../src/problem.js';
 import { problemOf, send } from './helpers/http.js';
 import { createMemoryLogger, testConfig } from './helpers/service.js';
 
@@ -43,9 +44,7 @@ async function startApp(observer: AppObserver): Promise<string> {
       methods: ['GET'],
       handler: (ctx) => {
         const member = decodeURIComponent(ctx.target.slice(ctx.target.indexOf('?') + 1));
-        throw new Problem('invalid_poster_spec', 422, 'The poster spec has 1 problem.', {
-          extensions: { errors: [{ pointer: `/${member}`, reason: 'is not a known member' }] },
-        });
+        throw new InvalidPosterSpec([{ pointer: `/${member}`, reason: 'is not a known member' }], 'https://api.example.com/schema');
       },
     }],
   });

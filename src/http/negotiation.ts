@@ -4,7 +4,7 @@
  */
 import { rememberLast } from '../util/remember-last.js';
 
-export type Representation = 'html' | 'json';
+import type { Representation } from '../representation.js';
 
 interface MediaRange {
   readonly type: string;

@@ -8,19 +8,19 @@ import { Problem } from '../problem.js';
 export class PayloadTooLarge extends Problem {
   constructor(limit: number) {
     // Connection: close, so the rest of the body is never read.
-    super('payload_too_large', 413, `The request body is larger than ${limit} bytes.`, { headers: { connection: 'close' } });
+    super('payload_too_large', `The request body is larger than ${limit} bytes.`, { headers: { connection: 'close' } });
   }
 }
 
 export class UnsupportedMediaType extends Problem {
   constructor(expected: string, got: string | undefined) {
-    super('unsupported_media_type', 415, `The request body must be ${expected}, not ${got ? JSON.stringify(got) : 'missing'}.`);
+    super('unsupported_media_type', `The request body must be ${expected}, not ${got ? JSON.stringify(got) : 'missing'}.`);
   }
 }
 
 export class InvalidJson extends Problem {
   constructor(reason: string) {
-    super('invalid_json', 400, `The request body is not valid JSON: ${reason}`);
+    super('invalid_json', `The request body is not valid JSON: ${reason}`);
   }
 }
 

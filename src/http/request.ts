@@ -9,6 +9,7 @@ import type { Config, Namespace } from '../config.js';
 import { hostnameOf, isValidHost } from './hosts.js';
 import { headerText } from './header-value.js';
 import { failed, succeeded, type Result } from '../util/result.js';
+import type { Problem } from '../problem.js';
 import {
   HostCount,
   InvalidHost,
@@ -17,8 +18,7 @@ import {
   UnsupportedHttpVersion,
   UnsupportedTransferCoding,
   UntrustedHost,
-  type Problem,
-} from '../problem.js';
+} from './problems.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { splitPath } from '../router.js';
 import { rememberLast } from '../util/remember-last.js';

@@ -15,7 +15,7 @@ export class Unauthorized extends Problem {
     const challenge = invalidToken
       ? `Bearer realm="${realm}", error="invalid_token", error_description="${detail.replace(/["\\]/g, '')}"`
       : `Bearer realm="${realm}"`;
-    super('unauthorized', 401, detail, { headers: { 'www-authenticate': challenge } });
+    super('unauthorized', detail, { headers: { 'www-authenticate': challenge } });
   }
 }
 

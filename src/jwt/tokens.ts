@@ -65,7 +65,7 @@ export async function verifyToken(
   token: string, publicKey: KeyObject, skewSeconds: number, now: number, ttlSeconds = DEFAULT_TOKEN_TTL_SECONDS,
 ): Promise<JWTPayload> {
   if (token.length > MAX_TOKEN_LENGTH) throw new InvalidToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
-  const { errors, jwtVerify } = await loadJose();
+  const { jwtVerify } = await loadJose();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, publicKey, {
@@ -75,7 +75,7 @@ export async function verifyToken(
       requiredClaims: ['exp', 'iat'],
     }));
   } catch (err) {
-    throw new InvalidToken(describeJoseError(errors, err));
+    throw new InvalidToken(describeJoseError(err));
   }
   const refusal = lifetimeRefusal(payload as { iat: number; exp: number }, { skewSeconds, ttlSeconds }, now);
   if (refusal) throw new InvalidToken(refusal);
@@ -104,15 +104,28 @@ export function tokenValidUntil(claims: { readonly iat: number; readonly exp: nu
   return (Math.min(claims.exp, claims.iat + rules.ttlSeconds) + rules.skewSeconds) * 1000;
 }
 
-function describeJoseError(errors: Jose['errors'], err: unknown): string {
-  if (err instanceof errors.JWTExpired) return 'the token has expired';
-  if (err instanceof errors.JWTClaimValidationFailed) {
-    if (err.reason === 'missing') return `the token has no "${err.claim}" claim`;
-    if (err.claim === 'nbf') return 'the token is not valid yet ("nbf")';
-    return `the "${err.claim}" claim is not valid`;
+/**
+ * Why jose refused a token, for `error_description`. jose's errors are told apart by their stable
+ * `code` (its `JOSEError` subclasses each carry one), not `instanceof`: a class is one copy of
+ * jose's, and a second copy in the tree (a dependency's own) makes other classes with the same codes.
+ */
+export function describeJoseError(err: unknown): string {
+  const { code, claim, reason } = (typeof err === 'object' && err !== null ? err : {}) as { code?: unknown; claim?: unknown; reason?: unknown };
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'the token has expired';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      if (reason === 'missing') return `the token has no "${String(claim)}" claim`;
+      if (claim === 'nbf') return 'the token is not valid yet ("nbf")';
+      return `the "${String(claim)}" claim is not valid`;
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return `only ${JWT_ALGORITHM} tokens are accepted`;
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'the signature does not verify';
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+      return 'the token is malformed';
+    default:
+      return 'the token cannot be verified';
   }
-  if (err instanceof errors.JOSEAlgNotAllowed) return `only ${JWT_ALGORITHM} tokens are accepted`;
-  if (err instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
-  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return 'the token is malformed';
-  return 'the token cannot be verified';
 }

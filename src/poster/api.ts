@@ -45,7 +45,7 @@ export const POSTER_RATE_DIR = 'poster-rate';
 export class InvalidPosterSpec extends Problem {
   readonly errors: readonly { pointer: string; reason: string }[];
   constructor(errors: readonly { pointer: string; reason: string }[], schemaUrl: string) {
-    super('invalid_poster_spec', 422, `The poster spec has ${errors.length} problem${errors.length === 1 ? '' : 's'}.`, {
+    super('invalid_poster_spec', `The poster spec has ${errors.length} problem${errors.length === 1 ? '' : 's'}.`, {
       extensions: { errors, schema: schemaUrl },
       headers: { link: `<${schemaUrl}>; rel="describedby"` },
     });

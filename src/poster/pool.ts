@@ -20,7 +20,7 @@ export type RenderReply = { readonly id: number } & ({ readonly ok: true; readon
 /** Every worker is busy and the queue is full. */
 export class RenderQueueFull extends Problem {
   constructor(retryAfterSeconds: number) {
-    super('busy', 503, 'Too many posters are being rendered; try again shortly.', {
+    super('busy', 'Too many posters are being rendered; try again shortly.', {
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
   }

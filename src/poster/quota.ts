@@ -35,7 +35,7 @@ const LEDGER_READ_CHUNK = 64 * 1024;
 /** A new poster would take the directory past POSTER_MAX_BYTES. */
 export class InsufficientStorage extends Problem {
   constructor(limit: number, used: number) {
-    super('insufficient_storage', 507, `The poster store is full: it holds ${used} of its ${limit} bytes (POSTER_MAX_BYTES), so no new poster can be written. Existing posters can still be asked for.`, {
+    super('insufficient_storage', `The poster store is full: it holds ${used} of its ${limit} bytes (POSTER_MAX_BYTES), so no new poster can be written. Existing posters can still be asked for.`, {
       extensions: { limit, used },
     });
   }

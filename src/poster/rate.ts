@@ -30,7 +30,7 @@ export const RATE_RECORD_BYTES = RECORD_ID_BYTES * 2 + 1;
 /** A subject past its limit; `Retry-After` gives the whole seconds until its window ends. */
 export class TooManyRequests extends Problem {
   constructor(limit: number, retryAfterSeconds: number) {
-    super('too_many_requests', 429, `This token's subject has made its ${limit} poster requests of the minute (POSTER_RATE_LIMIT); try again in ${retryAfterSeconds} s.`, {
+    super('too_many_requests', `This token's subject has made its ${limit} poster requests of the minute (POSTER_RATE_LIMIT); try again in ${retryAfterSeconds} s.`, {
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
   }

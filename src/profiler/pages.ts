@@ -1,7 +1,7 @@
 /**
  * The profiler's pages: server-rendered HTML, no external assets, every value escaped.
  */
-import { escapeHtml, renderStack, type SourceLink } from '../http/html.js';
+import { escapeHtml, renderStack, type SourceLink } from '../html.js';
 import { ZonedTime } from '../log.js';
 import type { Profile } from './profile.js';
 import { formatProfileTime, formatProfileTimeIn } from './time.js';

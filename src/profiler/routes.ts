@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { SECRET_SETTINGS, type Config } from '../config.js';
-import type { SourceLink } from '../http/html.js';
+import type { SourceLink } from '../html.js';
 import type { Handler } from '../http/handler.js';
 import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';
@@ -34,14 +34,14 @@ export const PROFILER_PREFIX = '/_profiler/';
 /** An unknown or expired profile token. */
 export class TokenNotFound extends Problem {
   constructor(token: string) {
-    super('token_not_found', 404, `Token "${token}" not found.`);
+    super('token_not_found', `Token "${token}" not found.`);
   }
 }
 
 /** `/_profiler/open` asked for a file it must not or cannot show. */
 export class FileCannotBeOpened extends Problem {
   constructor(file: string) {
-    super('file_cannot_be_opened', 404, `The file "${file}" cannot be opened.`);
+    super('file_cannot_be_opened', `The file "${file}" cannot be opened.`);
   }
 }
 

@@ -12,7 +12,7 @@ export const MAX_RANGE_IN_DETAIL = 200;
 export class PreconditionFailed extends Problem {
   readonly path: string;
   constructor(rawPath: string) {
-    super('precondition_failed', 412, `The precondition on "${rawPath}" failed.`);
+    super('precondition_failed', `The precondition on "${rawPath}" failed.`);
     this.path = rawPath;
   }
 }
@@ -27,7 +27,6 @@ export class RangeNotSatisfiable extends Problem {
   constructor(range: string, rawPath: string, size: number) {
     super(
       'range_not_satisfiable',
-      416,
       `The range "${excerpt(decodeUtf8(range))}" cannot be satisfied for "${rawPath}" of ${size} bytes.`,
       { headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes' } },
     );

@@ -32,7 +32,7 @@ const ID = /^[a-z0-9-]{1,64}$/;
 /** The hydrator directory cannot be created or written. */
 export class StoreNotWritable extends Problem {
   constructor(cause: unknown) {
-    super('store_not_writable', 404, 'Your hydrator directory must be writable.', { cause });
+    super('store_not_writable', 'Your hydrator directory must be writable.', { cause });
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseNamespace } from '../../src/config.js';
-import { InvalidMethodOverride } from '../../src/problem.js';
+import { InvalidMethodOverride } from '../../src/http/problems.js';
 import { decodeUtf8, effectiveMethod, parseTarget, underNamespace } from '../../src/http/request.js';
 import { splitPath } from '../../src/router.js';
 

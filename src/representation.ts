@@ -1,0 +1,6 @@
+/**
+ * The two representations the service has for documents and problems (SPEC 4): HTML for
+ * browsers, JSON for API clients. The edge negotiates one (`http/negotiation.ts`); the core
+ * renders it, without importing the edge.
+ */
+export type Representation = 'html' | 'json';

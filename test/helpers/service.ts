@@ -106,13 +106,12 @@ export function runServerProgram(env: Record<string, string>, nodeArgs: readonly
     void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
   });
   listening.catch(() => {}); // tests of failed starts never wait for it
-  after(async () => {
-    // A program still running may write to its VAR_DIR while it is removed: stop it first.
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    rmSync(varDir, { recursive: true, force: true });
+  after(() => {
+    // A program still running (a later hook stops it) may write to its VAR_DIR: remove it once
+    // the program has exited, never under it.
+    const remove = () => rmSync(varDir, { recursive: true, force: true });
+    if (child.exitCode === null && child.signalCode === null) child.once('exit', remove);
+    else remove();
   });
   return { child, listening, exited, varDir, output: () => ({ stdout, stderr }) };
 }

@@ -18,7 +18,7 @@ const MAX_REASON_TEXT = 80;
 const LINGER_MS = 5_000;
 
 /** Errors that only mean the client went away: nothing to answer, nothing to log. */
-const GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+const GONE: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 const RESPONSES: Readonly<Record<string, string>> = {
   HPE_HEADER_OVERFLOW: rawResponse(431, 'Request Header Fields Too Large'),

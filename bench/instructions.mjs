@@ -5,13 +5,16 @@
 // a load of SMALL then of LARGE requests over 8 keep-alive connections; the difference divided
 // by LARGE - SMALL leaves start-up, warm-up and JIT compiling out.
 //   npm run bench:instructions [-- --write]   (builds the service first; needs valgrind)
-//   BEFORE=<an older build's dist/server.js> adds it as "before"; ONLY=get or ONLY=flood runs one part.
+//   BEFORE=<an older build's dist/server.js> adds it as "before"; ONLY=get or ONLY=flood runs one part;
+//   ONLY=mix counts the realistic 404 mix of bench:mix instead (lib/mix.mjs, sent in order and
+//   again from its start), the load on which a memo of the last request has to prove it pays.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SECRETS, machine } from './lib/measure.mjs';
+import { requestMix } from './lib/mix.mjs';
 import { progress, report } from './lib/results.mjs';
 
 const SMALL = Number(process.env.SMALL ?? 5_000);
@@ -19,8 +22,11 @@ const LARGE = Number(process.env.LARGE ?? 45_000);
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 const ours = (script) => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log') } });
 
-/** `count` requests over 8 keep-alive connections, each sent when the last is answered; all must get `status`. */
-async function drive(url, count, status, headers) {
+/**
+ * `count` requests over 8 keep-alive connections, each sent when the last is answered; all must
+ * get `status`. `requests` (paths and headers) are sent in turn instead, when given.
+ */
+async function drive(url, count, status, headers, requests) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   let sent = 0;
   let answered = 0;
@@ -28,8 +34,9 @@ async function drive(url, count, status, headers) {
   await new Promise((resolve, reject) => {
     const next = () => {
       if (sent >= count) return;
+      const mixed = requests?.[sent % requests.length];
       sent++;
-      http.get(url, { agent, headers }, (res) => {
+      http.get(mixed ? new URL(mixed.path, url) : url, { agent, headers: mixed ? mixed.headers : headers }, (res) => {
         if (res.statusCode !== status) reject(new Error(`${url}: ${res.statusCode}`));
         res.setEncoding('utf8');
         res.on('data', (chunk) => (body = answered === 0 ? body + chunk : body));
@@ -43,7 +50,7 @@ async function drive(url, count, status, headers) {
 }
 
 /** Instructions the server ran from its start to its exit, `count` requests to `path` served. */
-async function instructions({ script, env }, count, path, status, headers) {
+async function instructions({ script, env }, count, path, status, headers, requests) {
   const out = mkdtempSync(join(work, 'callgrind-'));
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', script], {
     env: { ...process.env, ...env },
@@ -59,7 +66,7 @@ async function instructions({ script, env }, count, path, status, headers) {
     });
     child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
   });
-  const body = await drive(`${url}${path}`, count, status, headers);
+  const body = await drive(`${url}${path}`, count, status, headers, requests);
   child.kill('SIGTERM');
   await exited;
   const file = readdirSync(out).map((f) => join(out, f))[0];
@@ -72,11 +79,11 @@ async function instructions({ script, env }, count, path, status, headers) {
 /** Every request asks for JSON, as autocannon does in bench:http. */
 const JSON_ACCEPT = { accept: 'application/json' };
 
-async function perRequest(name, server, path = '/', status = 200, headers = JSON_ACCEPT) {
-  progress(`${name}: ${SMALL} requests to ${path}`);
-  const small = await instructions(server, SMALL, path, status, headers);
-  progress(`${name}: ${LARGE} requests to ${path}`);
-  const large = await instructions(server, LARGE, path, status, headers);
+async function perRequest(name, server, path = '/', status = 200, headers = JSON_ACCEPT, requests = undefined) {
+  progress(`${name}: ${SMALL} requests to ${requests ? 'the mix' : path}`);
+  const small = await instructions(server, SMALL, path, status, headers, requests);
+  progress(`${name}: ${LARGE} requests to ${requests ? 'the mix' : path}`);
+  const large = await instructions(server, LARGE, path, status, headers, requests);
   return { perRequest: (large.total - small.total) / (LARGE - SMALL), body: large.body };
 }
 
@@ -87,14 +94,20 @@ const runLine = (what) =>
   `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} ${what}) over 8 keep-alive connections`;
 const ONLY = process.env.ONLY;
 
-if (ONLY !== 'flood') {
+if (ONLY === 'mix') {
+  const mix = (name, server) => perRequest(name, server, '/', 404, undefined, requestMix(4000, Number(process.env.SEED ?? 2026)));
+  const results = { ours: await mix('ours', ours('../dist/server.js')) };
+  results['fastify+pino'] = await mix('fastify+pino', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log') } });
+  if (process.env.BEFORE) results.before = await mix('before', ours(process.env.BEFORE));
+  reportMix(rowsAgainst(results, 'fastify+pino'));
+} else if (ONLY !== 'flood') {
   const results = { ours: await perRequest('ours', ours('../dist/server.js')) };
   // The bare handler writes our exact bytes.
   results.bare = await perRequest('bare', { script: 'servers/bare.mjs', env: { BODY: results.ours.body } });
   if (process.env.BEFORE) results.before = await perRequest('before', ours(process.env.BEFORE));
   reportGet(rowsAgainst(results, 'bare'));
 }
-if (ONLY !== 'get') {
+if (ONLY !== 'get' && ONLY !== 'mix') {
   const flood = (name, server) => perRequest(name, server, '/flood-path', 404);
   const results = { ours: await flood('ours', ours('../dist/server.js')) };
   results['fastify+pino'] = await flood('fastify+pino', { script: 'servers/fastify-404.mjs', env: { LOG_FILE: join(work, 'pino.log') } });
@@ -133,6 +146,17 @@ through pino's asynchronous destination; our six secret settings as long as real
 runs), counted as for \`GET /\` above. The kernel's share is not in it, and there the two differ
 most (pino writes its file more often than our sink, which gathers lines for 20 ms), so this ratio
 is lower than the same ratio by CPU time. Reproduce: \`cd bench && ONLY=flood npm run
+bench:instructions\`.`,
+  );
+}
+
+function reportMix(rows) {
+  report(
+    '## Realistic 404 mix in instructions',
+    [runLine('requests of the mix'), '', '| server | instructions per 404 | fastify+pino ÷ this |', '|---|---:|---:|', ...rows].join('\n'),
+    `User-space machine instructions of the server process per 404 of the realistic mix of bench:mix
+(4,000 distinct requests, five kinds of Accept, a Referer on a third), sent in order over 8
+keep-alive connections, counted as for \`GET /\` above. Reproduce: \`cd bench && ONLY=mix npm run
 bench:instructions\`.`,
   );
 }

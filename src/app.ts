@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
 import type { Handler } from './http/handler.js';
-import { negotiate } from './http/negotiation.js';
+import { createNegotiator } from './http/negotiation.js';
 import { resolveRequest, underNamespace, type RequestContext } from './http/request.js';
 import { frameForWireMethod, sendBody } from './http/response.js';
 import type { Logger } from './log.js';
@@ -38,6 +38,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): RequestListener {
   const { config, observer } = options;
   const clock = options.clock ?? Date.now;
+  const negotiate = createNegotiator();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
   const maskSecrets = createSecretMasker(config);

@@ -39,7 +39,7 @@ export interface ProblemResponderOptions {
 export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, problem: Problem, routeId: string | undefined) => void;
 
 /** Outside debug a problem page shows nothing of the request: nothing of it is read. */
-const PLAIN_PAGE: ProblemPageContext = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
+const PLAIN_PAGE: Readonly<ProblemPageContext> = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
 
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { wasAnsweredBeforeBodyEnd } from './early-close.js';
-import type { ThrottledLog } from '../log/throttle.js';
+import type { ThrottledLog } from '../log.js';
 import { unmapV4 } from './proxies.js';
 
 /** Longest parser text kept in a log line. */
@@ -18,14 +18,14 @@ const MAX_REASON_TEXT = 80;
 const LINGER_MS = 5_000;
 
 /** Errors that only mean the client went away: nothing to answer, nothing to log. */
-const GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+const GONE: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 const RESPONSES: Readonly<Record<string, string>> = {
   HPE_HEADER_OVERFLOW: rawResponse(431, 'Request Header Fields Too Large'),
   HPE_CHUNK_EXTENSIONS_OVERFLOW: rawResponse(413, 'Payload Too Large'),
   ERR_HTTP_REQUEST_TIMEOUT: rawResponse(408, 'Request Timeout'),
 };
-const BAD_REQUEST = rawResponse(400, 'Bad Request');
+const BAD_REQUEST: string = rawResponse(400, 'Bad Request');
 
 function rawResponse(status: number, text: string): string {
   return `HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;

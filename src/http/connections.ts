@@ -39,7 +39,7 @@ export interface ConnectionTimeouts {
   readonly stallMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
+export const DEFAULT_TIMEOUTS: Readonly<ConnectionTimeouts> = {
   headMs: HEAD_TIMEOUT_MS,
   idleMs: IDLE_TIMEOUT_MS,
   requestMs: REQUEST_TIMEOUT_MS,

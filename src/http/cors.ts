@@ -28,7 +28,7 @@ export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** Answer headers a browser app may read besides the safelisted ones (Content-Type, Cache-Control…). */
 export const CORS_EXPOSED_HEADERS = 'Location, Link, Retry-After, WWW-Authenticate';
 
-const OFF: CorsOrigins = { kind: 'off' };
+const OFF: Readonly<CorsOrigins> = { kind: 'off' };
 
 /**
  * Parses `CORS_ORIGINS`: empty for off, `*`, or comma-separated http(s) origins (scheme, host and

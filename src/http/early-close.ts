@@ -56,15 +56,18 @@ export interface ClosingPolicy {
 }
 
 /**
- * Connections whose current request was answered before its body had all arrived. If such a
- * client then closes its side mid-body, the parser's end-of-stream error is no new request to
- * answer: a 400 then would be a second answer to the same request.
+ * Marks a connection whose current request was answered before its body had all arrived: the
+ * mark lives on the socket it describes. If such a client then closes its side mid-body, the
+ * parser's end-of-stream error is no new request to answer: a 400 then would be a second answer
+ * to the same request.
  */
-const answeredBeforeBodyEnd = new WeakSet<object>();
+const ANSWERED_BEFORE_BODY_END = Symbol('answeredBeforeBodyEnd');
+
+type MarkedSocket = object & { [ANSWERED_BEFORE_BODY_END]?: boolean };
 
 /** Whether the connection's current request was answered before its body had all arrived. */
 export function wasAnsweredBeforeBodyEnd(socket: object): boolean {
-  return answeredBeforeBodyEnd.has(socket);
+  return (socket as MarkedSocket)[ANSWERED_BEFORE_BODY_END] === true;
 }
 
 /** Where a response finds the closing policy of its server: on its class's prototype. */
@@ -94,10 +97,10 @@ export function applyClosingRules(res: ServerResponse): void {
   const req = res.req as CountedRequest;
   const bodyToCome = !req.complete && hasBody(req);
   if (res.shouldKeepAlive && (policy.draining() || (bodyToCome && tooMuchUnread(progressOf(req))))) res.shouldKeepAlive = false;
-  const socket = req.socket;
+  const socket: MarkedSocket | null = req.socket;
   if (bodyToCome && socket) {
-    answeredBeforeBodyEnd.add(socket);
-    req.once('end', () => answeredBeforeBodyEnd.delete(socket));
+    socket[ANSWERED_BEFORE_BODY_END] = true;
+    req.once('end', () => (socket[ANSWERED_BEFORE_BODY_END] = false));
   }
 }
 

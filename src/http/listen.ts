@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 
 /** Codes that say the HOST value does not name an address of this machine. */
-const HOST_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+const HOST_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
 /** A listen that failed, with a message that names the setting. */
 export class ListenError extends Error {

@@ -2,9 +2,9 @@
  * Content negotiation between the two representations the service has for documents and
  * problems: HTML for browsers and JSON for API clients (SPEC 4).
  */
-import { rememberLast } from '../util/remember-last.js';
-
 import type { Representation } from '../representation.js';
+
+export type { Representation };
 
 interface MediaRange {
   readonly type: string;
@@ -59,24 +59,6 @@ function qualityOf(ranges: readonly MediaRange[], type: string, subtype: string)
  */
 export function negotiate(accept: string | undefined): Representation {
   if (accept === undefined || accept === '' || accept === '*/*') return 'html';
-  return negotiateRemembered(accept);
-}
-
-/** Clients send few distinct Accept headers, and mostly the same one again as the last. */
-const negotiateRemembered = rememberLast((accept: string): Representation => {
-  let known = remembered.get(accept);
-  if (known === undefined) {
-    known = negotiateUncached(accept);
-    // A bound keeps hostile variety from growing the map.
-    if (remembered.size >= 256) remembered.clear();
-    remembered.set(accept, known);
-  }
-  return known;
-});
-
-const remembered = new Map<string, Representation>();
-
-function negotiateUncached(accept: string): Representation {
   const ranges = parseAccept(accept);
   const html = qualityOf(ranges, 'text', 'html');
   let json = Math.max(qualityOf(ranges, 'application', 'problem+json'), qualityOf(ranges, 'application', 'json'));
@@ -84,4 +66,26 @@ function negotiateUncached(accept: string): Representation {
     if (range.type === 'application' && range.subtype.endsWith('+json')) json = Math.max(json, range.q);
   }
   return json > html ? 'json' : 'html';
+}
+
+/** Distinct Accept headers a negotiator keeps its answer for; more clears them all and starts over. */
+export const MAX_REMEMBERED_ACCEPTS = 256;
+
+/**
+ * `negotiate` with its answers kept, per Accept header as sent, by the one who made it (an app):
+ * clients send few distinct Accept headers (a browser's, a library's), and parsing one is
+ * regex work per media range. At most MAX_REMEMBERED_ACCEPTS, whatever clients send.
+ */
+export function createNegotiator(): (accept: string | undefined) => Representation {
+  const remembered = new Map<string, Representation>();
+  return (accept) => {
+    if (accept === undefined || accept === '' || accept === '*/*') return 'html';
+    let known = remembered.get(accept);
+    if (known === undefined) {
+      known = negotiate(accept);
+      if (remembered.size >= MAX_REMEMBERED_ACCEPTS) remembered.clear();
+      remembered.set(accept, known);
+    }
+    return known;
+  };
 }

@@ -17,7 +17,7 @@ export interface AddressRange {
 }
 
 /** The `private_ranges` keyword: loopback, private, link-local and unspecified addresses. */
-const PRIVATE_RANGES = [
+const PRIVATE_RANGES: readonly string[] = [
   '127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '0.0.0.0/8',
   '::1/128', '::/128', 'fc00::/7', 'fe80::/10',
 ];

@@ -21,7 +21,6 @@ import {
 } from './problems.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { splitPath } from '../router.js';
-import { rememberLast } from '../util/remember-last.js';
 
 export const TUNNELING_HEADER = 'X-HTTP-Method';
 
@@ -152,8 +151,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
 
   // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
   const hostValue = authority ?? headers.host;
-  // The host of the previous request, as sent, needs no lower-casing again.
-  const hostName = hostValue === lastAccepted.raw && lastAccepted.config === config ? lastAccepted.name : hostValue?.toLowerCase();
+  const hostName = hostValue?.toLowerCase();
   const hostProblem = checkHost(req, hostValue, hostName, config);
   const host = hostProblem === undefined && hostName ? hostName : localHost(req);
   const rejection =
@@ -173,7 +171,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
     query,
     clientIp,
     scheme,
-    baseUrl: config.baseUrl ?? baseUrlOf(scheme, host),
+    baseUrl: config.baseUrl ?? `${scheme}://${host}`,
     referer: referer === undefined ? undefined : decodeUtf8(referer),
     accept: headerText(headers.accept),
     attributes: {
@@ -208,31 +206,17 @@ interface ReadTarget extends ParsedTarget {
   readonly segments: readonly string[] | undefined;
 }
 
-/**
- * Reads a target. The last one is kept: clients ask for the same URL again and again. Nothing in
- * the answer is ever written, so its segments array is shared while the URL repeats.
- */
-const readTarget = rememberLast((url: string): ReadTarget => {
+/** Reads a target: decoded, split into its parts, its path into segments. */
+function readTarget(url: string): ReadTarget {
   const target = decodeUtf8(url);
   const parsed = parseTarget(target);
   return { ...parsed, target, segments: splitPath(parsed.rawPath) };
-});
+}
 
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
 function transferCodingProblem(value: string | undefined): Problem | undefined {
   if (value === undefined || value.trim().toLowerCase() === 'chunked') return undefined;
   return new UnsupportedTransferCoding(decodeUtf8(value));
-}
-
-/**
- * The last base URL built, kept while requests name the same host: consecutive requests share one
- * string, whose hash the rendered-page caches keyed by it then compute once.
- */
-let lastBase = { scheme: '', host: '', url: '' };
-
-function baseUrlOf(scheme: string, host: string): string {
-  if (lastBase.host !== host || lastBase.scheme !== scheme) lastBase = { scheme, host, url: `${scheme}://${host}` };
-  return lastBase.url;
 }
 
 /**
@@ -243,19 +227,10 @@ function checkHost(req: IncomingMessage, host: string | undefined, name: string 
   const count = countHostHeaders(req.rawHeaders);
   if (count > 1 || (count === 0 && req.httpVersionMinor >= 1 && req.httpVersionMajor === 1)) return new HostCount(count);
   if (host === undefined || name === undefined) return undefined;
-  if (lastAccepted.config === config && lastAccepted.name === name) return undefined;
   if (name.length > MAX_HOST_LENGTH || !isValidHost(name)) return new InvalidHost(decodeUtf8(host));
   if (config.trustedHosts && !config.trustedHosts(hostnameOf(name))) return new UntrustedHost(name);
-  lastAccepted = { config, raw: host, name };
   return undefined;
 }
-
-/**
- * The last host accepted (as sent, and its lower-cased name), and under which settings: requests
- * name the same host again and again, and a repeat is judged by one comparison instead of the
- * syntax and `TRUSTED_HOSTS`.
- */
-let lastAccepted: { config: Config | undefined; raw: string | undefined; name: string } = { config: undefined, raw: undefined, name: '' };
 
 function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;

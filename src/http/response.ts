@@ -2,9 +2,8 @@
  * Writing responses: one place that sets Content-Length and the body, and the one rule that
  * frames a response for the method on the wire rather than the routed one.
  */
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { formatOncePerSecond } from '../util/once-per-second.js';
-import { rememberLast } from '../util/remember-last.js';
 import { applyClosingRules } from './early-close.js';
 import { formatHttpDate } from './http-date.js';
 
@@ -30,14 +29,12 @@ export function frameForWireMethod(res: ServerResponse, routedMethod: string, wi
 }
 
 /**
- * A response head as Node's flat list, `[name, value, name, value, …]`, lower-case names. Node
- * writes a list as it comes; an object it walks key by key (for-in, an own-property check and a
- * megamorphic load each), which cost about 450 machine instructions per header (callgrind).
+ * A response head as Node's flat list, `[name, value, name, value, …]`, lower-case names: the one
+ * form every head the service writes takes. Node writes a list as it comes; an object it walks
+ * key by key (for-in, an own-property check and a megamorphic load each), which cost about 450
+ * machine instructions per header (callgrind).
  */
 export type HeaderList = string[];
-
-/** A head as a list or as an object (static files plan theirs as objects). */
-type Head = Readonly<HeaderList> | OutgoingHttpHeaders | Readonly<Record<string, string | number>>;
 
 /**
  * Writes the status line and headers, framed for the wire and closing the connection after
@@ -45,10 +42,11 @@ type Head = Readonly<HeaderList> | OutgoingHttpHeaders | Readonly<Record<string,
  * writes goes through here. A headers-only response gets `Content-Length: 0` (204 and 304 carry
  * none at all).
  */
-export function writeFramedHead(res: ServerResponse, status: number, headers: Head): boolean {
+export function writeFramedHead(res: ServerResponse, status: number, headers: Readonly<HeaderList>): boolean {
   applyClosingRules(res);
   const withBody = (res as MarkedResponse)[HEADERS_ONLY] !== true;
-  res.writeHead(status, (withBody || hasNoContent(status) ? headers : withZeroLength(headers)) as OutgoingHttpHeaders | string[]);
+  // Node only reads the list it is given (its type asks for a mutable one).
+  res.writeHead(status, (withBody || hasNoContent(status) ? headers : withZeroLength(headers)) as HeaderList);
   // A pipelined request's 100 Continue waits in its response's queue until the answers before
   // it are out, and Node puts the head of a response whose first body chunk is a Buffer in
   // front of that queue: the 100 would land between head and body. The head alone keeps order.
@@ -57,8 +55,7 @@ export function writeFramedHead(res: ServerResponse, status: number, headers: He
 }
 
 /** The head with `Content-Length: 0` in place of any length it had. */
-function withZeroLength(headers: Head): Head {
-  if (!Array.isArray(headers)) return { ...headers, 'content-length': 0 };
+function withZeroLength(headers: Readonly<HeaderList>): HeaderList {
   const list: HeaderList = [];
   for (let i = 0; i < headers.length; i += 2) if (headers[i] !== 'content-length') list.push(headers[i]!, headers[i + 1]!);
   list.push('content-length', '0');
@@ -71,34 +68,33 @@ function hasNoContent(status: number): boolean {
 }
 
 /**
- * Sends a complete response. A response with `Expires` gets its `Date` from the same instant, so
- * the two always agree; others get Node's own Date header. Node drops the body itself when the
- * request was HEAD; a tunnelled HEAD is framed by `writeFramedHead`. `headers` is taken over
- * (Date and Content-Length are added to it): pass a fresh list.
+ * Sends a complete response: `headers`, then Date and Content-Length, on a head of its own (the
+ * caller's list is only read, so a constant list may be passed). A response with `Expires` gets
+ * its `Date` from the same instant, so the two always agree; others get Node's own Date header.
+ * Node drops the body itself when the request was HEAD; a tunnelled HEAD is framed by
+ * `writeFramedHead`.
  */
-export function sendBody(res: ServerResponse, status: number, headers: HeaderList, body: string | Uint8Array, now: number): void {
-  if (hasName(headers, 'expires')) headers.push('date', httpDate(now));
-  if (!hasNoContent(status)) headers.push('content-length', contentLengthOf(body));
-  const withBody = writeFramedHead(res, status, headers);
+export function sendBody(res: ServerResponse, status: number, headers: Readonly<HeaderList>, body: string | Uint8Array, now: number): void {
+  const head = headers.slice();
+  if (hasName(headers, 'expires')) head.push('date', formatHttpDate(now));
+  if (!hasNoContent(status)) head.push('content-length', contentLengthOf(body));
+  const withBody = writeFramedHead(res, status, head);
   res.end(withBody && !hasNoContent(status) ? body : undefined);
 }
 
 function contentLengthOf(body: string | Uint8Array): string {
-  return typeof body === 'string' ? textLength(body) : String(body.byteLength);
+  return String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 }
-
-/** A flood is answered with the same page again and again, and measuring UTF-8 walks the text. */
-const textLength = rememberLast((text: string) => String(Buffer.byteLength(text)));
 
 function hasName(headers: Readonly<HeaderList>, name: string): boolean {
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return true;
   return false;
 }
 
-/** An HTTP-date formatter (`Sun, 22 Nov 2026 02:00:00 GMT`) that formats once per second. */
+/**
+ * An HTTP-date formatter (`Sun, 22 Nov 2026 02:00:00 GMT`) that formats once per second; its
+ * owner (an app, a responder) keeps it.
+ */
 export function createHttpDateFormatter(): (instant: number) => string {
   return formatOncePerSecond(formatHttpDate);
 }
-
-/** The Date header's value for an instant. */
-export const httpDate = createHttpDateFormatter();

@@ -5,6 +5,7 @@
  */
 import { evaluatePreconditions, formatHttpDate, ifRangeHolds, type ConditionalFields, type Validators } from './conditional.js';
 import { decideRange } from './ranges.js';
+import type { HeaderList } from '../http/response.js';
 import { unreachable } from '../util/unreachable.js';
 
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';
@@ -28,7 +29,7 @@ export interface FileFacts extends Validators {
 /** An answer to send: the file, part of it, or 304. */
 export interface SendPlan {
   readonly status: 200 | 206 | 304;
-  readonly headers: Readonly<Record<string, string | number>>;
+  readonly headers: Readonly<HeaderList>;
   /** Inclusive byte range to stream; undefined when no body is sent (HEAD, 304, empty). */
   readonly body: { readonly start: number; readonly end: number } | undefined;
 }
@@ -54,30 +55,20 @@ export function cacheControlFor(segments: readonly string[]): string {
  */
 export function planFileResponse(request: FileRequest, file: FileFacts, now: number): FilePlan {
   const date = formatHttpDate(now);
-  const validators = {
-    etag: file.etag,
-    'last-modified': formatHttpDate(file.lastModified),
-    'cache-control': file.cacheControl,
-  };
+  const validators = ['etag', file.etag, 'last-modified', formatHttpDate(file.lastModified), 'cache-control', file.cacheControl];
   const outcome = evaluatePreconditions(request, file, now);
   switch (outcome) {
     case 'failed':
       return { status: 412 };
     case 'notModified':
       // RFC 9110 15.4.5: a 304 carries the validators and cache policy, no content metadata.
-      return { status: 304, headers: { ...validators, date }, body: undefined };
+      return { status: 304, headers: [...validators, 'date', date], body: undefined };
     case 'proceed':
       break;
     default:
       return unreachable(outcome);
   }
-  const representation = {
-    'content-type': file.contentType,
-    'x-content-type-options': 'nosniff',
-    ...validators,
-    'accept-ranges': 'bytes',
-    date,
-  };
+  const representation = ['content-type', file.contentType, 'x-content-type-options', 'nosniff', ...validators, 'accept-ranges', 'bytes', 'date', date];
   const applyRange =
     request.method === 'GET' &&
     request.range !== undefined &&
@@ -87,15 +78,17 @@ export function planFileResponse(request: FileRequest, file: FileFacts, now: num
     case 'unsatisfiable':
       return { status: 416, size: file.size };
     case 'partial': {
-      const headers = {
+      const headers = [
         ...representation,
-        'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
-        'content-length': range.end - range.start + 1,
-      };
+        'content-range',
+        `bytes ${range.start}-${range.end}/${file.size}`,
+        'content-length',
+        String(range.end - range.start + 1),
+      ];
       return { status: 206, headers, body: { start: range.start, end: range.end } };
     }
     case 'whole': {
-      const headers = { ...representation, 'content-length': file.size };
+      const headers = [...representation, 'content-length', String(file.size)];
       const body = request.method === 'GET' && file.size > 0 ? { start: 0, end: file.size - 1 } : undefined;
       return { status: 200, headers, body };
     }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sendBody } from '../../src/http/response.js';
-import { send } from '../helpers/http.js';
+import { send, sendRaw } from '../helpers/http.js';
 
 describe('sendBody', () => {
   // Each request names its body; bodies of one length but other UTF-8 sizes follow each other.
@@ -35,6 +35,25 @@ describe('sendBody', () => {
       assert.equal(res.status, 200, path);
       assert.equal(res.headers['content-length'], length, path);
       assert.equal(res.body, text, path);
+    }
+  });
+
+  it('leaves the list it is given as it was: one constant list heads every answer with one Date and one Content-Length', async () => {
+    const shared = ['content-type', 'text/plain; charset=UTF-8', 'expires', 'Thu, 01 Jan 2037 00:00:00 GMT'];
+    const texts: Record<string, string> = { '/two': 'ab', '/three': 'abc' };
+    const constant = createServer((req, res) => sendBody(res, 200, shared, texts[req.url ?? '']!, Date.UTC(2026, 10, 25, 12)));
+    await new Promise<void>((resolve) => constant.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(constant.address() as AddressInfo).port}`;
+      for (const [path, length] of [['/two', '2'], ['/three', '3'], ['/two', '2']] as const) {
+        const raw = await sendRaw(url, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        const lines = raw.split('\r\n\r\n')[0]!.split('\r\n');
+        assert.deepEqual(lines.filter((l) => /^content-length:/i.test(l)), [`content-length: ${length}`], `${path}: ${raw}`);
+        assert.deepEqual(lines.filter((l) => /^date:/i.test(l)), ['date: Wed, 25 Nov 2026 12:00:00 GMT'], `${path}: ${raw}`);
+      }
+      assert.equal(shared.length, 4, 'the shared list grew');
+    } finally {
+      await new Promise<void>((resolve) => constant.close(() => resolve()));
     }
   });
 });

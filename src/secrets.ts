@@ -33,6 +33,8 @@ interface SecretPattern {
 
 /** The secrets of a masker, compiled once, with the scan's scratch space (used synchronously). */
 interface CompiledSecrets {
+  /** The values as strings, for a first look at the raw text (the engine's substring search). */
+  readonly values: readonly string[];
   readonly patterns: readonly SecretPattern[];
   /** No text shorter than this can hold a secret in any form (encoding only lengthens). */
   readonly shortest: number;
@@ -51,6 +53,7 @@ function compileSecrets(secretValues: readonly string[]): CompiledSecrets {
     return { bytes, fallback: failureTable(bytes) };
   });
   return {
+    values,
     patterns,
     shortest: values.reduce((min, value) => Math.min(min, value.length), Infinity),
     anySpace: values.some((value) => value.includes(' ')),
@@ -149,6 +152,7 @@ function markReading(text: string, secrets: CompiledSecrets, reading: Reading, c
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
+
 /** `text` with every marked span replaced by the mask; overlapping spans become one mask. */
 function replaceCovered(text: string, cover: Int32Array): string {
   let out = '';
@@ -169,7 +173,10 @@ function replaceCovered(text: string, cover: Int32Array): string {
 /** Masks every secret of `secrets` in `text`, in every form; the same string when none is there. */
 function maskCompiled(text: string, secrets: CompiledSecrets): string {
   if (text.length < secrets.shortest) return text;
-  let cover = markReading(text, secrets, 'raw', undefined);
+  // Most texts hold no secret raw: the engine's own substring search tells so at a fraction of
+  // the automata's cost (stepping them byte by byte was 5 % of a 404's CPU on the realistic mix);
+  // they run, linear and exact about overlaps, only where a secret is there.
+  let cover = secrets.values.some((value) => text.includes(value)) ? markReading(text, secrets, 'raw', undefined) : undefined;
   // A reading that decodes nothing finds only what the raw one found.
   if (text.includes('%')) cover = markReading(text, secrets, 'percent', cover);
   if (secrets.anySpace && text.includes('+')) cover = markReading(text, secrets, 'form', cover);

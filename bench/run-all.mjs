@@ -14,6 +14,7 @@ const BENCHMARKS = [
   ['poster.mjs', true],
   ['log.mjs', false],
   ['http.mjs', false],
+  ['mix.mjs', false],
   ['jwt.mjs', false],
   ['header-parse.mjs', true],
 ];

@@ -72,11 +72,15 @@ function hasNoContent(status: number): boolean {
  * caller's list is only read, so a constant list may be passed). A response with `Expires` gets
  * its `Date` from the same instant, so the two always agree; others get Node's own Date header.
  * Node drops the body itself when the request was HEAD; a tunnelled HEAD is framed by
- * `writeFramedHead`.
+ * `writeFramedHead`. `formatDate` writes that Date: a caller that answers many such responses
+ * passes the per-second formatter it owns (`createHttpDateFormatter`).
  */
-export function sendBody(res: ServerResponse, status: number, headers: Readonly<HeaderList>, body: string | Uint8Array, now: number): void {
+export function sendBody(
+  res: ServerResponse, status: number, headers: Readonly<HeaderList>, body: string | Uint8Array, now: number,
+  formatDate: (instant: number) => string = formatHttpDate,
+): void {
   const head = headers.slice();
-  if (hasName(headers, 'expires')) head.push('date', formatHttpDate(now));
+  if (hasName(headers, 'expires')) head.push('date', formatDate(now));
   if (!hasNoContent(status)) head.push('content-length', contentLengthOf(body));
   const withBody = writeFramedHead(res, status, head);
   res.end(withBody && !hasNoContent(status) ? body : undefined);

@@ -26,7 +26,7 @@ import {
   type ProblemPageContext,
 } from './problem.js';
 import type { Representation } from './representation.js';
-import { createSecretMasker, maskJsonValue, secretValuesOf } from './secrets.js';
+import { createSecretMasker, mapEveryString } from './secrets.js';
 
 export interface ProblemResponderOptions {
   readonly config: Config;
@@ -43,7 +43,6 @@ const PLAIN_PAGE: Readonly<ProblemPageContext> = { debug: false, method: '', tar
 
 export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
   const mask = createSecretMasker(config);
-  const secretValues = secretValuesOf(config);
   const notFoundPolicy = notFoundCachePolicy(config.notFoundCacheControl);
   /** Expires dates: the app's own formatter, which formats once per second like Date. */
   const expiresDate = createHttpDateFormatter();
@@ -86,7 +85,8 @@ export function createProblemResponder({ config, logger, observer, representatio
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
     logProblem(ctx, problem, doc, cause);
-    observer?.problem(ctx, secretValues.length === 0 ? doc : (maskJsonValue(doc, secretValues) as ProblemDocument), stack);
+    // The masker compiled once above, not the secrets compiled again per problem.
+    observer?.problem(ctx, mapEveryString(doc, mask) as ProblemDocument, stack);
     if (res.headersSent) {
       res.destroy();
       return;

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runServerProgram } from './helpers/service.js';
 import { serviceTarget } from './helpers/target.js';
-import { samplePeak, usageOf } from './helpers/process-usage.js';
+import { samplePeak, timeGetRoot, usageOf } from './helpers/process-usage.js';
 
 const MiB = 1024 * 1024;
 /** SPEC 13's goal for one connection that pipelines without reading. */
@@ -60,22 +59,6 @@ async function nonReadingClient(port: number, text: Buffer): Promise<net.Socket>
   await once(socket, 'connect');
   socket.write(text);
   return socket;
-}
-
-/** The milliseconds a GET / on a new connection takes to be answered whole (capped). */
-function timeGetRoot(port: number, capMs = 10_000): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - started));
-    });
-    req.setTimeout(capMs, () => {
-      req.destroy();
-      resolve(capMs);
-    });
-    req.on('error', () => resolve(capMs));
-  });
 }
 
 /** Reads everything until `count` answers are whole; each body as framed by Content-Length. */

@@ -10,11 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import http from 'node:http';
 import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { samplePeak, usageOf } from '../helpers/process-usage.js';
+import { samplePeak, timeGetRoot, usageOf } from '../helpers/process-usage.js';
 import { parseResponseStream, type ParsedStream } from './response-stream.js';
 import { parseSeed, Random } from './rng.js';
 import { startFuzzService } from './service.js';
@@ -77,22 +76,6 @@ function generatePipeline(seed: number, index: number): PipelineCase {
   const depth = r.int(1_000, 6_000);
   const items = Array.from({ length: depth }, () => r.weighted(MENU));
   return { index, reader: r.pick<Reader>(['silent-then-all', 'slow']), items, slowPauseMs: r.int(1, 20) };
-}
-
-/** The milliseconds a GET / on a new connection takes (capped). */
-function timeGetRoot(port: number, capMs = 10_000): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const probe = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - started));
-    });
-    probe.setTimeout(capMs, () => {
-      probe.destroy();
-      resolve(capMs);
-    });
-    probe.on('error', () => resolve(capMs));
-  });
 }
 
 /** How often the bytes read so far are parsed to see whether every answer is in. */

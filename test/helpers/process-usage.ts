@@ -1,8 +1,9 @@
 /**
  * What a process costs, read from outside it as an operator would (Linux /proc): resident
- * memory and open descriptors.
+ * memory and open descriptors; and how long another client waits for `GET /` meanwhile.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 
 export interface ProcessUsage {
   /** Resident set size (VmRSS), in bytes. */
@@ -35,4 +36,20 @@ export function samplePeak(pid: number, everyMs = 20): { stop(): ProcessUsage } 
       return peak;
     },
   };
+}
+
+/** The milliseconds a `GET /` on a new connection takes to be answered whole (capped). */
+export function timeGetRoot(port: number, capMs = 10_000): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(performance.now() - started));
+    });
+    req.setTimeout(capMs, () => {
+      req.destroy();
+      resolve(capMs);
+    });
+    req.on('error', () => resolve(capMs));
+  });
 }

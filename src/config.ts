@@ -89,6 +89,13 @@ export interface Config {
   readonly profilerMax: number;
   /** Processes serving requests; more than one runs a `node:cluster` primary (`WORKERS`). */
   readonly workers: number;
+  /** ACCESS_LOG: one JSON line per answered request in `<env>-access-<date>.log` (on by default). */
+  readonly accessLog: boolean;
+  /**
+   * ADMIN_PORT and ADMIN_HOST: the operator's listener (`/healthz`, `/readyz`, `/metrics`);
+   * undefined when ADMIN_PORT is unset, so nothing listens.
+   */
+  readonly admin: { readonly host: string; readonly port: number } | undefined;
 }
 
 /** The settings whose values are never shown: in errors, logs, responses or the profiler. */
@@ -204,7 +211,7 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
     projectDir: resolve(dir),
     appEnv,
     debug: check(() => parseFlag('APP_DEBUG', read('APP_DEBUG'), appEnv === 'dev')),
-    host: check(() => parseListenHost(read('HOST') ?? '127.0.0.1')),
+    host: check(() => parseListenHost('HOST', read('HOST') ?? '127.0.0.1')),
     port: check(() => parseInteger('PORT', read('PORT'), 8000, 0, 65535)),
     baseUrl: check(() => parseBaseUrl(read('BASE_URL'))),
     namespaces: {
@@ -241,6 +248,11 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
     },
     profilerMax: check(() => parseInteger('PROFILER_MAX', read('PROFILER_MAX'), 200, 1, PROFILER_MAX_LIMIT)),
     workers: check(() => parseWorkers(read('WORKERS'), cores)),
+    accessLog: check(() => parseFlag('ACCESS_LOG', read('ACCESS_LOG'), true)),
+    admin: read('ADMIN_PORT') === undefined ? undefined : {
+      host: check(() => parseListenHost('ADMIN_HOST', read('ADMIN_HOST') ?? '127.0.0.1')),
+      port: check(() => parseInteger('ADMIN_PORT', read('ADMIN_PORT'), 0, 0, 65535)),
+    },
   };
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
@@ -298,14 +310,14 @@ export function parseCacheControl(setting: string, value: string): string {
   return value;
 }
 
-/** HOST: an IPv4 or IPv6 address, or a host name (`localhost`, `api.internal`). */
-function parseListenHost(value: string): string {
+/** HOST, ADMIN_HOST: an IPv4 or IPv6 address, or a host name (`localhost`, `api.internal`). */
+function parseListenHost(setting: string, value: string): string {
   if (isIP(value) !== 0) return value;
   const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
   const name = new RegExp(`^${label}(?:\\.${label})*\\.?$`);
   // A name of digits and dots only (999.1.1.1) is a mistyped address, never a host name.
   if (value.length <= 253 && name.test(value) && !/^[\d.]+$/.test(value)) return value;
-  throw new ConfigError('HOST', `${JSON.stringify(value)} is not an IP address or host name`);
+  throw new ConfigError(setting, `${JSON.stringify(value)} is not an IP address or host name`);
 }
 
 function parseBaseUrl(value: string | undefined): string | undefined {

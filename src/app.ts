@@ -11,7 +11,7 @@ import { createEntryPointHandler } from './entry-point-handler.js';
 import type { Handler } from './http/handler.js';
 import { createNegotiator } from './http/negotiation.js';
 import { resolveRequest, underNamespace, type RequestContext } from './http/request.js';
-import { frameForWireMethod, sendBody } from './http/response.js';
+import { echoRequestId, frameForWireMethod, sendBody } from './http/response.js';
 import type { Logger } from './log.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './problem.js';
 import { createProblemResponder } from './problem-responder.js';
@@ -67,6 +67,7 @@ export function createApp(options: AppOptions): RequestListener {
   return (req, res) => {
     const ctx = resolveRequest(req, config, clock());
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
+    echoRequestId(res, ctx.requestId);
     observer?.began(ctx, req, res);
     let routeId: string | undefined;
     try {

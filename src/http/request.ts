@@ -20,6 +20,7 @@ import {
   UntrustedHost,
 } from './problems.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
+import { requestIdOf } from './request-id.js';
 import { splitPath } from '../router.js';
 
 export const TUNNELING_HEADER = 'X-HTTP-Method';
@@ -28,9 +29,13 @@ export interface RequestAttributes {
   'rest.tunneling.header': string;
   'rest.tunneling.original_method': string;
   'rest.service.zone': boolean;
+  /** The verified token's subject (`sub`, else `username`), once a protected route checked it. */
+  'security.subject'?: string;
 }
 
 export interface RequestContext {
+  /** `X-Request-Id`: a trusted proxy's valid one, else generated; echoed on the answer. */
+  readonly requestId: string;
   /** The method routing uses: the tunneled one for a POST with X-HTTP-Method. */
   readonly method: string;
   /** The method as sent. */
@@ -163,6 +168,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
 
   const referer = headerText(headers.referer);
   return {
+    requestId: requestIdOf(headerText(headers['x-request-id']), trusted),
     method,
     originalMethod,
     target,

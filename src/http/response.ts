@@ -14,8 +14,11 @@ import { formatHttpDate } from './http-date.js';
  */
 const HEADERS_ONLY = Symbol('headersOnly');
 
+/** The request id every head of the response carries (`X-Request-Id`). */
+const REQUEST_ID = Symbol('requestId');
+
 /** `_sent100` is Node's own mark of a response whose 100 Continue was written or queued. */
-type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; _sent100?: boolean };
+type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; _sent100?: boolean };
 
 /**
  * Frames a response for the method on the wire (SPEC 13); called once per request, before
@@ -26,6 +29,11 @@ type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; _sent100?: boole
  */
 export function frameForWireMethod(res: ServerResponse, routedMethod: string, wireMethod: string): void {
   if (routedMethod === 'HEAD' && wireMethod !== 'HEAD') (res as MarkedResponse)[HEADERS_ONLY] = true;
+}
+
+/** Makes every head written for `res` carry `X-Request-Id: <id>`; called once, before any is written. */
+export function echoRequestId(res: ServerResponse, requestId: string): void {
+  (res as MarkedResponse)[REQUEST_ID] = requestId;
 }
 
 /**
@@ -45,8 +53,10 @@ export type HeaderList = string[];
 export function writeFramedHead(res: ServerResponse, status: number, headers: Readonly<HeaderList>): boolean {
   applyClosingRules(res);
   const withBody = (res as MarkedResponse)[HEADERS_ONLY] !== true;
+  const framed = withBody || hasNoContent(status) ? headers : withZeroLength(headers);
+  const requestId = (res as MarkedResponse)[REQUEST_ID];
   // Node only reads the list it is given (its type asks for a mutable one).
-  res.writeHead(status, (withBody || hasNoContent(status) ? headers : withZeroLength(headers)) as HeaderList);
+  res.writeHead(status, (requestId === undefined ? framed : framed.concat('x-request-id', requestId)) as HeaderList);
   // A pipelined request's 100 Continue waits in its response's queue until the answers before
   // it are out, and Node puts the head of a response whose first body chunk is a Buffer in
   // front of that queue: the 100 would land between head and body. The head alone keeps order.

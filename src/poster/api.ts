@@ -89,6 +89,13 @@ export function tokenSubject(claims: JWTPayload): string | undefined {
   return undefined;
 }
 
+/** The subject as an operator reads it in the access log: the claim's value as text. */
+export function subjectText(claims: JWTPayload): string | undefined {
+  const sub: unknown = claims.sub;
+  if (typeof sub === 'string' || (typeof sub === 'number' && Number.isFinite(sub))) return String(sub);
+  return typeof claims.username === 'string' ? claims.username : undefined;
+}
+
 /** What a token without a subject is told when the rate limit, which counts per subject, is on. */
 export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
 
@@ -120,6 +127,8 @@ export function posterApiRoute({ config, guard, pool, realm, clock = Date.now }:
   /** The answer to a POST: 201, or a thrown problem. */
   const createPoster = async (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, cors: HeaderList): Promise<void> => {
     const claims = await guard(req.headers.authorization);
+    const subject = subjectText(claims);
+    if (subject !== undefined) ctx.attributes['security.subject'] = subject;
     const type = mediaTypeOf(req.headers['content-type']);
     if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
     // Every request that gets this far counts, whatever its answer: an existing poster too.

@@ -118,6 +118,7 @@ function renderRequestPanel(p: Profile): string {
   return (
     '<h2>Request</h2>' +
     table([
+      ['request id', p.requestId],
       ['method', p.method],
       ['original method', p.originalMethod],
       ['target', p.target],

@@ -20,6 +20,8 @@ export interface Profile {
   /** Tokens of sub-requests (the fallback handler's). */
   readonly children: string[];
   readonly time: number;
+  /** The request's `X-Request-Id`, as its access line has it. */
+  readonly requestId: string;
   readonly method: string;
   readonly originalMethod: string;
   readonly rawPath: string;

@@ -84,7 +84,7 @@ export function parseProfile(value: unknown): Profile | undefined {
     (v.parentToken === undefined || isToken(v.parentToken)) &&
     Array.isArray(v.children) && v.children.every(isToken) &&
     isFiniteNumber(v.time) &&
-    [v.method, v.originalMethod, v.rawPath, v.target, v.clientIp].every((s) => typeof s === 'string') &&
+    [v.requestId, v.method, v.originalMethod, v.rawPath, v.target, v.clientIp].every((s) => typeof s === 'string') &&
     isHeaderList(v.requestHeaders) &&
     isHeaderList(v.responseHeaders) &&
     isRecord(v.attributes) &&
@@ -99,6 +99,7 @@ export function parseProfile(value: unknown): Profile | undefined {
     parentToken: v.parentToken as string | undefined,
     children: v.children as string[],
     time: v.time as number,
+    requestId: v.requestId as string,
     method: v.method as string,
     originalMethod: v.originalMethod as string,
     rawPath: v.rawPath as string,

@@ -208,6 +208,9 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['BROKER_VHOST', decodeURIComponent(broker.pathname.slice(1))],
     ['PROFILER_MAX', String(config.profilerMax)],
     ['WORKERS', String(config.workers)],
+    ['ACCESS_LOG', config.accessLog ? '1' : '0'],
+    ['ADMIN_HOST', config.admin?.host ?? '(off)'],
+    ['ADMIN_PORT', config.admin === undefined ? '(off)' : String(config.admin.port)],
     ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
   ];
 }

@@ -40,7 +40,7 @@ describe('the profiler stylesheet', () => {
 
 function profile(token: string, parentToken: string | undefined, children: string[]): Profile {
   return {
-    token, parentToken, children, time: 0, method: 'GET', originalMethod: 'GET', rawPath: '/x', target: '/x',
+    token, parentToken, children, time: 0, requestId: 'r-1', method: 'GET', originalMethod: 'GET', rawPath: '/x', target: '/x',
     clientIp: '127.0.0.1', requestHeaders: [], responseHeaders: [], attributes: {}, status: 404, durationMs: 1,
     logs: [], problem: undefined, stack: undefined,
   };

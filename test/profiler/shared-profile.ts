@@ -9,6 +9,7 @@ export function finishedProfile(token: string, overrides: Partial<Profile> = {})
     parentToken: undefined,
     children: [],
     time: 1_700_000_000_000,
+    requestId: 'b5f0c2a4-0000-4000-8000-000000000001',
     method: 'GET',
     originalMethod: 'GET',
     rawPath: '/nowhere',

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isValidRequestId, MAX_REQUEST_ID_LENGTH, requestIdOf } from '../../src/http/request-id.js';
+import { send, sendRaw } from '../helpers/http.js';
+import { startTestService } from '../helpers/service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('request ids', () => {
+  it('keeps a trusted proxy\'s plain token of at most 128 characters, and nothing else', () => {
+    assert.equal(requestIdOf('lb-7f3a.9_x', true), 'lb-7f3a.9_x');
+    assert.equal(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH), true), 'a'.repeat(MAX_REQUEST_ID_LENGTH));
+    assert.match(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH + 1), true), UUID);
+    assert.match(requestIdOf('lb-7f3a', false), UUID, 'an untrusted client cannot choose its id');
+    for (const bad of ['', 'a b', 'a\nb', 'a,b', 'é', 'a"b', '../x']) {
+      assert.equal(isValidRequestId(bad), false, JSON.stringify(bad));
+      assert.match(requestIdOf(bad, true), UUID);
+    }
+  });
+
+  it('gives every request its own', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => requestIdOf(undefined, true)));
+    assert.equal(ids.size, 1000);
+  });
+});
+
+describe('X-Request-Id on every answer', async () => {
+  const direct = await startTestService();
+  const behindProxy = await startTestService({ TRUSTED_PROXIES: '127.0.0.1' });
+
+  it('is generated for a client that is no trusted proxy, whatever it sends', async () => {
+    for (const [method, path] of [['GET', '/'], ['HEAD', '/'], ['OPTIONS', '/'], ['GET', '/nowhere'], ['DELETE', '/'], ['GET', '/static/missing.txt']] as const) {
+      const res = await send(direct.url, method, path, { 'x-request-id': 'chosen-by-client' });
+      assert.match(String(res.headers['x-request-id']), UUID, `${method} ${path}`);
+    }
+  });
+
+  it('is the trusted proxy\'s when valid, a new one when not', async () => {
+    const kept = await send(behindProxy.url, 'GET', '/nowhere', { 'x-request-id': 'edge-42.a_b' });
+    assert.equal(kept.headers['x-request-id'], 'edge-42.a_b');
+    const tooLong = await send(behindProxy.url, 'GET', '/', { 'x-request-id': 'x'.repeat(129) });
+    assert.match(String(tooLong.headers['x-request-id']), UUID);
+    const strange = await send(behindProxy.url, 'GET', '/', { 'x-request-id': 'a;b' });
+    assert.match(String(strange.headers['x-request-id']), UUID);
+  });
+
+  it('is on a problem answered before routing, and on a tunnelled HEAD', async () => {
+    const raw = await sendRaw(direct.url, 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
+    assert.match(raw, /^HTTP\/1\.1 400 /);
+    assert.match(raw, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+    const tunnelled = await send(direct.url, 'POST', '/', { 'x-http-method': 'HEAD' });
+    assert.match(String(tunnelled.headers['x-request-id']), UUID);
+  });
+});

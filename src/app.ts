@@ -16,6 +16,7 @@ import type { Logger } from './log.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './problem.js';
 import { createProblemResponder } from './problem-responder.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
+import type { WatchRequest } from './request-outcome.js';
 import { createSecretMasker } from './secrets.js';
 import { STATIC_METHODS, createStaticHandler } from './static.js';
 
@@ -32,11 +33,13 @@ export interface AppOptions {
   readonly routes?: readonly Route<Handler>[];
   /** Told every step of every request (the dev profiler); its own routes come first. */
   readonly observer?: AppObserver;
+  /** Watches every request until its answer ends (the access log, the metrics). */
+  readonly watch?: WatchRequest;
 }
 
 /** Builds the request listener of the service. */
 export function createApp(options: AppOptions): RequestListener {
-  const { config, observer } = options;
+  const { config, observer, watch } = options;
   const clock = options.clock ?? Date.now;
   const negotiate = createNegotiator();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
@@ -68,6 +71,7 @@ export function createApp(options: AppOptions): RequestListener {
     const ctx = resolveRequest(req, config, clock());
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
     echoRequestId(res, ctx.requestId);
+    watch?.(ctx, req, res);
     observer?.began(ctx, req, res);
     let routeId: string | undefined;
     try {

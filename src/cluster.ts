@@ -6,7 +6,9 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
-import type { Logger } from './log.js';
+import type { FileLogger } from './log.js';
+import { isAdminReport } from './admin/cluster-link.js';
+import { createClusterAdmin } from './cluster-admin.js';
 import { ProfileHub } from './profiler/hub.js';
 import type { PrimaryMessage } from './profiler/protocol.js';
 
@@ -38,13 +40,17 @@ export function workersWarning(workers: number, cores: number): string | undefin
   return `warning: WORKERS=${workers} is more than the ${cores} core${cores === 1 ? '' : 's'} this process may run on; WORKERS=auto runs one per core`;
 }
 
-/** Runs the primary: forks, prints the one `listening on` line, restarts, stops. */
-export function runPrimary(config: Config, logger: Logger, print: (line: string) => void): void {
+/**
+ * Runs the primary: forks, prints the one `listening on` line (and `admin listening on` when it
+ * serves the operator's listener for every worker), restarts, stops.
+ */
+export function runPrimary(config: Config, logger: FileLogger, print: (line: string) => void): void {
   let stopping = false;
   let announced = false;
   const startedAt = new Map<Worker, number>();
   // As in the app: the profiler exists in dev with APP_DEBUG=1 only.
   const profiles = config.appEnv === 'dev' && config.debug ? new ProfileHub(config.profilerMax) : undefined;
+  const admin = config.admin === undefined ? undefined : createClusterAdmin(config, logger, () => stopping);
 
   const fork = () => {
     const worker = cluster.fork();
@@ -53,6 +59,13 @@ export function runPrimary(config: Config, logger: Logger, print: (line: string)
       if (isListeningMessage(message) && !announced) {
         announced = true;
         print(`listening on ${message.url}`);
+        admin?.listening.then((url) => print(`admin listening on ${url}`), (err: unknown) => {
+          logger.log('app', 'CRITICAL', `Cannot start the admin listener: ${err instanceof Error ? err.message : String(err)}`);
+          process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+          stop(1);
+        });
+      } else if (isAdminReport(message)) {
+        admin?.reports.receive(worker.id, message);
       } else {
         profiles?.receive(message, (answer) => answerWorker(worker, answer));
       }
@@ -62,12 +75,13 @@ export function runPrimary(config: Config, logger: Logger, print: (line: string)
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
+    admin?.reports.retire(worker.id);
     if (stopping) return;
     logger.log('app', 'ERROR', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
     setTimeout(fork, lived < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0);
   });
 
-  const stop = () => {
+  const stop = (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
@@ -81,12 +95,13 @@ export function runPrimary(config: Config, logger: Logger, print: (line: string)
     }, STOP_TIMEOUT_MS);
     void Promise.all(all).then(async () => {
       clearTimeout(deadline);
+      await admin?.close();
       await logger.flush();
-      process.exit(0);
+      process.exit(exitCode);
     });
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => stop());
+  process.once('SIGINT', () => stop());
 
   for (let i = 0; i < config.workers; i++) fork();
 }

@@ -18,10 +18,12 @@ import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createFileLogger, createThrottledLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
+import { createFileLogger, createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import type { PosterService } from './poster/service.js';
 import { createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store.js';
+import type { AdminListener } from './admin.js';
+import { createConfiguredAccessLog, createOperability } from './operability.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;
@@ -37,12 +39,23 @@ export interface StartOptions {
   readonly renderPool?: { readonly size?: number; readonly maxQueued?: number };
   /** Connection timeouts (default: SPEC 13's 10 s head, 5 s idle); tests pass small ones. */
   readonly timeouts?: Partial<ConnectionTimeouts>;
+  /** The access log (default: the one ACCESS_LOG describes, in LOG_DIR). */
+  readonly accessLog?: AccessLog;
+  /**
+   * Where metrics and readiness go when ADMIN_PORT is set: `listen` (default) serves them here,
+   * `report` sends them to the cluster primary, which serves them for every worker.
+   */
+  readonly adminRole?: 'listen' | 'report';
+  /** The cluster worker's id, written in access lines (default 0: no cluster). */
+  readonly worker?: number;
 }
 
 export interface RunningServer {
   readonly server: Server;
   /** `http://127.0.0.1:8000`, with the real port when PORT=0. */
   readonly url: string;
+  /** The operator's listener (`http://127.0.0.1:9100`), when ADMIN_PORT is set and this process serves it. */
+  readonly adminUrl: string | undefined;
   readonly logger: Logger;
   /** Stops accepting, lets requests in flight finish (at most STOP_GRACE_MS), flushes the log. */
   stop(): Promise<void>;
@@ -64,8 +77,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const observer = config.appEnv === 'dev' && config.debug
     ? (await import('./profiler/index.js')).createProfiler(config, options.clock ?? Date.now)
     : undefined;
-  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer });
   let draining = false;
+  const operability = createOperability({
+    config,
+    errorLogLines: isFileLogger(logger) ? () => logger.lineCounts() : undefined,
+    accessLog: options.accessLog ?? createConfiguredAccessLog(config, options.clock),
+    role: config.admin === undefined ? 'off' : (options.adminRole ?? 'listen'),
+    worker: options.worker ?? 0,
+    serviceDocument,
+    posters: posterApi,
+    draining: () => draining,
+  });
+  const outcomes = operability.outcomes;
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch });
   const Response = createResponseClass({ draining: () => draining });
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const server = createServer<typeof CountedRequest, typeof Response>(
@@ -76,9 +100,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   applyConnectionRules(server, config.maxConnections, timeouts);
   server.on('connect', answerConnectWith(app, Response));
   // Node's own 417 for an Expect other than 100-continue would bypass the closing rules.
-  server.on('checkExpectation', (_req: CountedRequest, res: InstanceType<typeof Response>) => sendBody(res, 417, [], '', Date.now()));
+  server.on('checkExpectation', (req: CountedRequest, res: InstanceType<typeof Response>) => {
+    const requestId = outcomes?.refused({ peer: req.socket.remoteAddress, status: 417, receivedAt: Date.now() });
+    sendBody(res, 417, requestId === undefined ? [] : ['x-request-id', requestId], '', Date.now());
+  });
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
-  server.on('clientError', createClientErrorHandler(badRequests));
+  server.on('clientError', createClientErrorHandler(badRequests, outcomes && ((peer, status) => outcomes.refused({ peer, status, receivedAt: Date.now() }))));
   try {
     // jose is imported now: Node keeps a failed import for good, and a failure here stops the
     // start instead of failing every protected request until a restart.
@@ -88,16 +115,27 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await posterApi?.pool.close();
     throw err;
   }
+  let admin: AdminListener | undefined;
+  try {
+    admin = await operability.start(server);
+  } catch (err) {
+    await new Promise((resolve) => server.close(resolve));
+    await Promise.all([posterApi?.pool.close(), operability.close()]);
+    throw err;
+  }
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     draining = true;
-    return stopGracefully(server, logger, badRequests).then(() => posterApi?.pool.close());
+    return stopGracefully(server, logger, badRequests)
+      .then(() => Promise.all([posterApi?.pool.close(), operability.flush(), operability.close()]))
+      .then(() => undefined);
   };
   return {
     server,
     url: `http://${host}:${port}`,
+    adminUrl: admin?.url,
     logger,
     stop: () => (stopping ??= stop()),
   };
@@ -115,6 +153,11 @@ async function loadPosterService(
 ): Promise<PosterService> {
   const { createPosterService } = await import('./poster/service.js');
   return createPosterService({ config, clock, say, renderPool });
+}
+
+/** Whether the logger is a file sink, which counts its lines (tests log to memory). */
+function isFileLogger(logger: Logger): logger is FileLogger {
+  return typeof (logger as Partial<FileLogger>).lineCounts === 'function';
 }
 
 /** The daily file sink the settings describe. */
@@ -178,14 +221,25 @@ export async function main(): Promise<void> {
     runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }
-  const running = await startServer({ config, logger });
+  const accessLog = createConfiguredAccessLog(config);
+  if (accessLog) process.on('exit', () => accessLog.flushSync());
+  const running = await startServer({
+    config,
+    logger,
+    accessLog,
+    adminRole: cluster?.isWorker ? 'report' : 'listen',
+    worker: cluster?.worker?.id ?? 0,
+  });
   const onSignal = () => {
     void running.stop().then(() => process.exit(0));
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   if (cluster?.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
-  else process.stdout.write(`listening on ${running.url}\n`);
+  else {
+    process.stdout.write(`listening on ${running.url}\n`);
+    if (running.adminUrl !== undefined) process.stdout.write(`admin listening on ${running.adminUrl}\n`);
+  }
 }
 
 if (isMainModule(import.meta.url)) {

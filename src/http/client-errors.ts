@@ -20,20 +20,24 @@ const LINGER_MS = 5_000;
 /** Errors that only mean the client went away: nothing to answer, nothing to log. */
 const GONE: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-const RESPONSES: Readonly<Record<string, string>> = {
-  HPE_HEADER_OVERFLOW: rawResponse(431, 'Request Header Fields Too Large'),
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: rawResponse(413, 'Payload Too Large'),
-  ERR_HTTP_REQUEST_TIMEOUT: rawResponse(408, 'Request Timeout'),
+/** Status lines of the parser errors that are no plain 400. */
+const STATUSES: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
 };
-const BAD_REQUEST: string = rawResponse(400, 'Bad Request');
+const BAD_REQUEST: readonly [number, string] = [400, 'Bad Request'];
 
-function rawResponse(status: number, text: string): string {
-  return `HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+/** The status of the answer to a parser error code (400 unless the code says otherwise). */
+export function clientErrorStatus(code: string | undefined): readonly [number, string] {
+  return (code !== undefined && STATUSES[code]) || BAD_REQUEST;
 }
 
-/** The whole response for a parser error code (400 unless the code says otherwise). */
-export function clientErrorResponse(code: string | undefined): string {
-  return (code !== undefined && RESPONSES[code]) || BAD_REQUEST;
+/** The whole response for a parser error code, with the request id when there is one. */
+export function clientErrorResponse(code: string | undefined, requestId?: string): string {
+  const [status, text] = clientErrorStatus(code);
+  const id = requestId === undefined ? '' : `X-Request-Id: ${requestId}\r\n`;
+  return `HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\n${id}Connection: close\r\n\r\n`;
 }
 
 /** `HPE_INVALID_HEADER_TOKEN (Invalid header token)`: the code and the parser's own words. */
@@ -43,8 +47,14 @@ export function clientErrorReason(err: Error & { code?: unknown; reason?: unknow
   return text === '' ? code : `${code} (${text})`;
 }
 
+/**
+ * Told of each refusal answered (not of a silent connection's timeout): returns the request id
+ * the answer carries (the access log writes it too).
+ */
+export type RefusalListener = (peer: string | undefined, status: number) => string;
+
 /** The server's 'clientError' listener. */
-export function createClientErrorHandler(log: ThrottledLog): (err: Error & { code?: string }, socket: Duplex) => void {
+export function createClientErrorHandler(log: ThrottledLog, refused?: RefusalListener): (err: Error & { code?: string }, socket: Duplex) => void {
   return (err, duplex) => {
     const socket = duplex as Socket & { _httpMessage?: ServerResponse | null };
     const code = err.code;
@@ -68,7 +78,8 @@ export function createClientErrorHandler(log: ThrottledLog): (err: Error & { cod
       socket.destroy();
       return;
     }
-    socket.end(clientErrorResponse(code));
+    const requestId = quiet ? undefined : refused?.(socket.remoteAddress, clientErrorStatus(code)[0]);
+    socket.end(clientErrorResponse(code, requestId));
     socket.once('finish', () => socket.destroy());
     socket.setTimeout(LINGER_MS, () => socket.destroy());
   };

@@ -17,6 +17,7 @@ export const MAX_VERIFIED_TOKENS = 10_000;
 export class VerifiedTokenCache {
   readonly #max: number;
   readonly #entries = new Map<string, { claims: JWTPayload; validUntil: number }>();
+  #hits = 0;
 
   constructor(max = MAX_VERIFIED_TOKENS) {
     this.#max = max;
@@ -24,6 +25,11 @@ export class VerifiedTokenCache {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Lookups that found a verified token (`jwt_cache_hits_total`). */
+  get hits(): number {
+    return this.#hits;
   }
 
   get(token: string, now: number): JWTPayload | undefined {
@@ -34,6 +40,7 @@ export class VerifiedTokenCache {
       this.#entries.delete(key);
       return undefined;
     }
+    this.#hits++;
     return entry.claims;
   }
 

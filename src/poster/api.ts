@@ -71,6 +71,8 @@ export interface PosterApiOptions {
   readonly config: Config;
   readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
   readonly pool: RenderPool;
+  /** What `<PUBLIC_DIR>/posters/` holds, against POSTER_MAX_BYTES. */
+  readonly usage: PosterUsage;
   /** The realm of the bearer challenge (RFC 6750 3), for the 401 of a token without a subject. */
   readonly realm: string;
   /** Milliseconds since the epoch, for the rate limit's windows. */
@@ -99,11 +101,8 @@ export function subjectText(claims: JWTPayload): string | undefined {
 /** What a token without a subject is told when the rate limit, which counts per subject, is on. */
 export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
 
-export function posterApiRoute({ config, guard, pool, realm, clock = Date.now }: PosterApiOptions): Route<Handler> {
+export function posterApiRoute({ config, guard, pool, usage, realm, clock = Date.now }: PosterApiOptions): Route<Handler> {
   const postersDir = join(config.publicDir, POSTERS_DIR);
-  const usage = new PosterUsage(postersDir, config.posterMaxBytes);
-  // The walk runs at start-up; a failure here is retried, and answered, by the first request.
-  usage.refresh().catch(() => {});
   const limiter = config.posterRateLimit > 0
     ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
     : undefined;

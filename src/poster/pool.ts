@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PosterSpec } from '../posterEncoder/spec.js';
@@ -29,13 +30,25 @@ export class RenderQueueFull extends Problem {
 export interface RenderPool {
   /** The poster's JPEG bytes, rendered off the event loop; nothing is written. */
   render(spec: PosterSpec): Promise<Uint8Array>;
+  /** Jobs waiting for a worker (`poster_queue_depth`). */
+  readonly queueDepth: number;
+  /**
+   * Whether a render could start: resolves once a worker is online (starting one if none is),
+   * undefined, or says why not. Readiness asks it; the first poster then finds a worker waiting.
+   */
+  checkLive(): Promise<string | undefined>;
   close(): Promise<void>;
 }
+
+/** How a render ended: `refused` when every worker was busy and the queue full. */
+export type RenderResult = 'ok' | 'failed' | 'refused';
 
 export interface RenderPoolOptions {
   readonly size?: number;
   /** Jobs waiting for a worker beyond the ones running (default 4 per worker). */
   readonly maxQueued?: number;
+  /** Told of every render as it ends, with its time in seconds, waiting included (the metrics). */
+  readonly onRendered?: (result: RenderResult, seconds: number) => void;
 }
 
 interface Pending {
@@ -68,10 +81,15 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const running = new Map<Worker, Pending>();
   const queue: Pending[] = [];
   const workers: Worker[] = [];
+  /** Workers whose thread is running (Node's 'online'), for `checkLive`. */
+  const online = new Set<Worker>();
+  const onRendered = options.onRendered ?? (() => {});
   let nextId = 1;
 
   const spawnWorker = (): Worker => {
     const worker = startWorker();
+    worker.once('online', () => online.add(worker));
+    worker.once('exit', () => online.delete(worker));
     worker.on('message', (reply: RenderReply) => {
       const pending = running.get(worker);
       running.delete(worker);
@@ -96,6 +114,12 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     return worker;
   };
 
+  const warmWorker = (): Worker => {
+    const worker = spawnWorker();
+    idle.push(worker);
+    return worker;
+  };
+
   const run = (worker: Worker, pending: Pending) => {
     running.set(worker, pending);
     worker.postMessage(pending.job);
@@ -109,12 +133,33 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
   return {
     render(spec) {
+      const startedAt = performance.now();
       const worker = idle.pop() ?? (workers.length < size ? spawnWorker() : undefined);
-      if (!worker && queue.length >= maxQueued) return Promise.reject(new RenderQueueFull(1));
-      return new Promise<Uint8Array>((resolve, reject) => {
+      if (!worker && queue.length >= maxQueued) {
+        onRendered('refused', 0);
+        return Promise.reject(new RenderQueueFull(1));
+      }
+      const rendered = new Promise<Uint8Array>((resolve, reject) => {
         const pending: Pending = { job: { id: nextId++, spec }, resolve, reject };
         if (worker) run(worker, pending);
         else queue.push(pending);
+      });
+      rendered.then(
+        () => onRendered('ok', (performance.now() - startedAt) / 1000),
+        () => onRendered('failed', (performance.now() - startedAt) / 1000),
+      );
+      return rendered;
+    },
+    get queueDepth() {
+      return queue.length;
+    },
+    async checkLive() {
+      if (online.size > 0) return undefined;
+      // None running yet: wait for the one starting, or start one that waits idle for the first poster.
+      const worker = workers[0] ?? warmWorker();
+      return new Promise<string | undefined>((resolve) => {
+        worker.once('online', () => resolve(undefined));
+        worker.once('error', (err) => resolve(`a render worker failed to start: ${err.message}`));
       });
     },
     async close() {

@@ -1,0 +1,82 @@
+/**
+ * The operator's listener (ADMIN_PORT, ADMIN_HOST): `GET /healthz`, `GET /readyz` and
+ * `GET /metrics`, and nothing else. It is a server of its own so the service's observed routing
+ * stays as it is (everything but `/` is a 404 there), and so a probe never reaches the app: no
+ * error line, no access line, no profile.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen.js';
+import type { ReadinessReport } from './readiness.js';
+
+/** What the listener serves; its owner (a single process or the cluster primary) provides it. */
+export interface AdminSources {
+  /** Runs the readiness checks (draining included). */
+  readiness(): Promise<ReadinessReport>;
+  /** The `/metrics` page, Prometheus' text format. */
+  metricsPage(): Promise<string>;
+  readonly metricsContentType: string;
+}
+
+export interface AdminListener {
+  readonly server: Server;
+  /** `http://127.0.0.1:9100`, with the real port when ADMIN_PORT=0. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The paths served; every one answers GET and HEAD only. */
+export const ADMIN_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+const ALLOW = 'GET, HEAD';
+/** Operators' probes are few: a bound keeps a stray scanner from holding sockets. */
+const MAX_ADMIN_CONNECTIONS = 64;
+const ADMIN_TIMEOUT_MS = 10_000;
+
+/** Starts the listener; rejects (with a message naming ADMIN_PORT or ADMIN_HOST) when it cannot listen. */
+export async function startAdminListener(host: string, port: number, sources: AdminSources): Promise<AdminListener> {
+  const server = createServer({ headersTimeout: ADMIN_TIMEOUT_MS, requestTimeout: ADMIN_TIMEOUT_MS }, (req, res) => {
+    answer(req, res, sources).catch((err: unknown) => {
+      // A page that cannot be built is the operator's to see, on the probe itself.
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${err instanceof Error ? err.message : String(err)}\n`);
+      else res.destroy();
+    });
+  });
+  server.maxConnections = MAX_ADMIN_CONNECTIONS;
+  try {
+    await listen(server, host, port);
+  } catch (err) {
+    throw err instanceof Error ? new Error(err.message.replace(/^PORT /, 'ADMIN_PORT ').replace(/^HOST /, 'ADMIN_HOST ')) : err;
+  }
+  const { address, port: bound } = server.address() as AddressInfo;
+  const shown = address.includes(':') ? `[${address}]` : address;
+  return {
+    server,
+    url: `http://${shown}:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, sources: AdminSources): Promise<void> {
+  const path = (req.url ?? '/').split('?', 1)[0];
+  if (!(ADMIN_PATHS as readonly (string | undefined)[]).includes(path)) {
+    return send(res, 404, 'text/plain; charset=utf-8', `Not found; this listener serves ${ADMIN_PATHS.join(', ')}\n`);
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return send(res, 405, 'text/plain; charset=utf-8', `Method ${req.method} not allowed; use GET or HEAD\n`, ['allow', ALLOW]);
+  }
+  if (path === '/healthz') return send(res, 200, 'application/json', '{"status":"alive"}\n');
+  if (path === '/readyz') {
+    const report = await sources.readiness();
+    return send(res, report.ready ? 200 : 503, 'application/json', `${JSON.stringify(report)}\n`);
+  }
+  return send(res, 200, sources.metricsContentType, await sources.metricsPage());
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, extra: string[] = []): void {
+  res.writeHead(status, ['content-type', type, 'cache-control', 'no-store', 'content-length', String(Buffer.byteLength(body)), ...extra]);
+  res.end(body);
+}

@@ -92,7 +92,7 @@ export function runPrimary(config: Config, logger: FileLogger, print: (line: str
     }));
     const deadline = setTimeout(() => {
       for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
-    }, STOP_TIMEOUT_MS);
+    }, STOP_TIMEOUT_MS + config.drainSeconds * 1000);
     void Promise.all(all).then(async () => {
       clearTimeout(deadline);
       await admin?.close();

@@ -96,6 +96,12 @@ export interface Config {
    * undefined when ADMIN_PORT is unset, so nothing listens.
    */
   readonly admin: { readonly host: string; readonly port: number } | undefined;
+  /**
+   * DRAIN_SECONDS: how long a stopping service keeps serving (every answer closing its
+   * connection) while `/readyz` says 503, so a balancer's health check takes it out of rotation
+   * before it stops listening. 0 (default): it stops listening at once.
+   */
+  readonly drainSeconds: number;
 }
 
 /** The settings whose values are never shown: in errors, logs, responses or the profiler. */
@@ -253,6 +259,7 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
       host: check(() => parseListenHost('ADMIN_HOST', read('ADMIN_HOST') ?? '127.0.0.1')),
       port: check(() => parseInteger('ADMIN_PORT', read('ADMIN_PORT'), 0, 0, 65535)),
     },
+    drainSeconds: check(() => parseInteger('DRAIN_SECONDS', read('DRAIN_SECONDS'), 0, 0, 300)),
   };
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);

@@ -57,7 +57,10 @@ export interface RunningServer {
   /** The operator's listener (`http://127.0.0.1:9100`), when ADMIN_PORT is set and this process serves it. */
   readonly adminUrl: string | undefined;
   readonly logger: Logger;
-  /** Stops accepting, lets requests in flight finish (at most STOP_GRACE_MS), flushes the log. */
+  /**
+   * Fails readiness and serves on for DRAIN_SECONDS, then stops accepting, lets requests in
+   * flight finish (at most STOP_GRACE_MS), flushes the logs.
+   */
   stop(): Promise<void>;
 }
 
@@ -126,8 +129,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
-  const stop = () => {
+  const stop = async () => {
     draining = true;
+    // Still serving, every answer closing its connection, while balancers see /readyz fail.
+    if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
     return stopGracefully(server, logger, badRequests)
       .then(() => Promise.all([posterApi?.pool.close(), operability.flush(), operability.close()]))
       .then(() => undefined);

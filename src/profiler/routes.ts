@@ -211,6 +211,7 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['ACCESS_LOG', config.accessLog ? '1' : '0'],
     ['ADMIN_HOST', config.admin?.host ?? '(off)'],
     ['ADMIN_PORT', config.admin === undefined ? '(off)' : String(config.admin.port)],
+    ['DRAIN_SECONDS', String(config.drainSeconds)],
     ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
   ];
 }

@@ -4,3 +4,4 @@
  */
 export { ADMIN_PATHS, startAdminListener, type AdminListener, type AdminSources } from './admin/listener.js';
 export { CHECK_TIMEOUT_MS, reportOf, runChecks, type CheckOutcome, type ReadinessCheck, type ReadinessReport } from './admin/readiness.js';
+export { isAdminReport, reportToPrimary, WorkerReports, type AdminReport, type WorkerSources } from './admin/cluster-link.js';

@@ -6,8 +6,7 @@
  * one does.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { WorkerReports } from './admin/cluster-link.js';
-import { reportOf, runChecks, startAdminListener, type AdminListener, type CheckOutcome, type ReadinessReport } from './admin.js';
+import { reportOf, runChecks, startAdminListener, WorkerReports, type AdminListener, type CheckOutcome, type ReadinessReport } from './admin.js';
 import type { Config } from './config.js';
 import type { FileLogger } from './log.js';
 import { EXPOSITION_CONTENT_TYPE, mergeSnapshots, renderExposition } from './metrics.js';

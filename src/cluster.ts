@@ -7,7 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { FileLogger } from './log.js';
-import { isAdminReport } from './admin/cluster-link.js';
+import { isAdminReport } from './admin.js';
 import { createClusterAdmin } from './cluster-admin.js';
 import { ProfileHub } from './profiler/hub.js';
 import type { PrimaryMessage } from './profiler/protocol.js';

@@ -6,8 +6,7 @@
  */
 import { access, constants } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { reportToPrimary, type AdminReport } from './admin/cluster-link.js';
-import { runChecks, startAdminListener, type AdminListener, type ReadinessCheck, type ReadinessReport } from './admin.js';
+import { reportToPrimary, runChecks, startAdminListener, type AdminReport, type AdminListener, type ReadinessCheck, type ReadinessReport } from './admin.js';
 import type { Config } from './config.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import { createAccessLog, type AccessLog, type LineCounts } from './log.js';

@@ -101,6 +101,7 @@ describe('the operator\'s listener of one process', async () => {
   });
 
   it('answers the probes without writing a log line of either kind', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
     service.log.clear();
     const before = accessLines(logDir).length;
     for (let i = 0; i < 5; i++) {
@@ -116,7 +117,7 @@ describe('the operator\'s listener of one process', async () => {
     const page0 = (await send(admin, 'GET', '/metrics')).body;
     const before = sample(page0, 'http_requests_total{method="GET",status="404"}') ?? 0;
     for (let i = 0; i < 3; i++) await send(service.url, 'GET', `/nowhere-${i}`);
-    await send(service.url, 'BREW', '/');
+    await send(service.url, 'PROPFIND', '/');
     const page = (await send(admin, 'GET', '/metrics')).body;
     assert.equal(sample(page, 'http_requests_total{method="GET",status="404"}'), before + 3);
     assert.equal(sample(page, 'http_requests_total{method="other",status="405"}'), 1, 'a method no one knows is counted as other');

@@ -14,14 +14,17 @@ interface Refused {
 /** One sink's view of the cap: its own file sizes come from the sink, the rules from here. */
 export class DayCap {
   readonly #maxBytes: number;
+  /** `log` or `access log`: what the messages call the lines. */
+  readonly #what: string;
   #refused: Refused | undefined;
   /** The date whose file refuses lines until it shrinks or is replaced. */
   #fullDate: string | undefined;
   /** The date for which the first refusal was already announced. */
   #announcedDate: string | undefined;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, what: string) {
     this.#maxBytes = maxBytes;
+    this.#what = what;
   }
 
   /** How many of `batch`'s first lines go into its file of `size` bytes; the rest are refused. */
@@ -49,7 +52,7 @@ export class DayCap {
     else this.#refused = { date, count: refused };
     if (this.#announcedDate === date) return undefined;
     this.#announcedDate = date;
-    return `log: ${path} reached LOG_MAX_BYTES (${this.#maxBytes} bytes); further lines of ${date} are counted, not written`;
+    return `${this.#what}: ${path} reached LOG_MAX_BYTES (${this.#maxBytes} bytes); further lines of ${date} are counted, not written`;
   }
 
   /** The file of `date` was replaced or truncated: it takes lines again. */
@@ -65,6 +68,6 @@ export class DayCap {
   }
 
   #message(refused: Refused): string {
-    return `${refused.count} log lines dropped on ${refused.date}: the day's file reached LOG_MAX_BYTES (${this.#maxBytes} bytes)`;
+    return `${refused.count} ${this.#what} lines dropped on ${refused.date}: the day's file reached LOG_MAX_BYTES (${this.#maxBytes} bytes)`;
   }
 }

@@ -1,44 +1,14 @@
 /**
- * The daily log file sink: `<dir>/<env>-<YYYY-MM-DD>.log`, the date local to the log time zone.
- *
- * Lines are queued in order and appended in batches of whole lines with O_APPEND, so several
- * processes can share a file without interleaving inside a line. The file for each line is
- * derived from the clock when it is logged (the next day boundary is cached), so a restart, a
- * sleeping laptop or a clock step never writes to the wrong day. Files are never renamed.
- *
- * Bounds: the queue (lines dropped past it are counted, and one line says how many) and one
- * day's file (past `maxBytes` lines are counted, and the next day's file starts with how many).
- * A day's file deleted or renamed under the sink is noticed within a second of the next write.
+ * The error log's daily files: `<dir>/<env>-<YYYY-MM-DD>.log`, text lines (`format.ts`) written
+ * by a daily file sink (`daily-file-sink.ts`), whose own notices are text lines of the `app`
+ * channel.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DEFAULT_LOG_MAX_BYTES } from '../config.js';
-import { createTimestamper, formatLine, type Logger, type LogLevel } from './format.js';
-import { DayCap } from './day-cap.js';
-import { LineQueue, writtenPart, type QueuedLine } from './queue.js';
-import { OpenLogFile, type WriteBytes } from './open-file.js';
-import { dailyLogFileName, futureDated, LocalDates, pruneList } from './rotation.js';
-import { errorCode } from '../util/errno.js';
+import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
+import { createTimestamper, formatLine, type Logger } from './format.js';
 
-export interface FileLoggerOptions {
-  readonly dir: string;
+export interface FileLoggerOptions extends DailyFileSinkOptions {
+  /** `prod`: the files are `prod-<YYYY-MM-DD>.log`. */
   readonly appEnv: string;
-  readonly timeZone: string;
-  readonly maxFiles: number;
-  /** Bytes one day's file may reach; later lines of that day are counted, not written (default 100 MiB). */
-  readonly maxBytes?: number;
-  readonly clock?: () => number;
-  /** Where the one-line notices of an unwritable or full log go (default: stderr). */
-  readonly warn?: (line: string) => void;
-  /** How long to wait before trying an unwritable directory again (default 30 s). */
-  readonly retryMs?: number;
-  /** How long the first queued line waits for company before a write (default 20 ms). */
-  readonly flushDelayMs?: number;
-  /** Queued bytes beyond which new lines are counted and dropped (default 16 MiB). */
-  readonly maxQueuedBytes?: number;
-  /** The write call behind every append (default the file handle's); tests fill a disk with it. */
-  readonly writeBytes?: WriteBytes;
 }
 
 export interface FileLogger extends Logger {
@@ -46,306 +16,27 @@ export interface FileLogger extends Logger {
   flushSync(): void;
   /** Flushes, then closes the file; later lines are written synchronously. */
   close(): Promise<void>;
+  /** Lines written to the files and lines lost (the metrics `log_lines_*_total{file}` read them). */
+  lineCounts(): LineCounts;
 }
 
-const DEFAULT_RETRY_MS = 30_000;
-const DEFAULT_FLUSH_DELAY_MS = 20;
-const DEFAULT_MAX_QUEUED_BYTES = 16 << 20;
-/** The most one write call carries. */
-const MAX_BATCH_BYTES = 1 << 20;
-
-/**
- * What to write for one batch: a prefix (a newline ending a line an earlier write cut, a notice
- * owed for an earlier day), then the lines under the cap.
- */
-interface WritePlan {
-  readonly data: Buffer;
-  readonly kept: number;
-  readonly withNotice: boolean;
-  readonly prefixBytes: number;
-}
-
-/** Creates the sink and applies retention once; never throws for an unwritable directory. */
+/** Creates the error log's sink and applies retention once; never throws for an unwritable directory. */
 export function createFileLogger(options: FileLoggerOptions): FileLogger {
-  return new DailyFileSink(options);
-}
-
-class DailyFileSink implements FileLogger {
-  readonly #dir: string;
-  readonly #appEnv: string;
-  readonly #maxFiles: number;
-  readonly #retryMs: number;
-  readonly #flushDelayMs: number;
-  readonly #clock: () => number;
-  readonly #warn: (line: string) => void;
-  readonly #stamp: (instant: number) => string;
-  readonly #dates: LocalDates;
-  readonly #queue: LineQueue;
-  /** Lines refused by the full queue since the last one accepted. */
-  #queueDropped = 0;
-  #open: OpenLogFile | undefined;
-  #pumping: Promise<void> | undefined;
-  /** Writing is paused until the retry timer fires. */
-  #failing = false;
-  /** A failure was reported on stderr and no write has succeeded since. */
-  #reported = false;
-  #retryTimer: NodeJS.Timeout | undefined;
-  #closed = false;
-  readonly #cap: DayCap;
-  /** The file whose last line a failed write cut: the next write to it starts on a new line. */
-  #cutPath: string | undefined;
-  readonly #writeBytes: WriteBytes | undefined;
-  /** Files dated after today were reported on stderr (once per sink). */
-  #futureReported = false;
-
-  constructor(options: FileLoggerOptions) {
-    this.#dir = options.dir;
-    this.#appEnv = options.appEnv;
-    this.#maxFiles = options.maxFiles;
-    this.#cap = new DayCap(options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
-    this.#retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
-    this.#flushDelayMs = options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS;
-    this.#clock = options.clock ?? Date.now;
-    this.#warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-    this.#stamp = createTimestamper(options.timeZone);
-    this.#dates = new LocalDates(options.timeZone);
-    this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);
-    this.#writeBytes = options.writeBytes;
-    // Retention at start-up, synchronously so that a starting service is in a known state.
-    try {
-      mkdirSync(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(readdirSync(this.#dir), this.#dates.dateOf(this.#clock()))) {
-        try {
-          unlinkSync(join(this.#dir, name));
-        } catch {
-          // another process may have pruned it first
-        }
-      }
-    } catch (err) {
-      this.#reportFailure(err as NodeJS.ErrnoException);
-    }
-  }
-
-  log(channel: string, level: LogLevel, message: string): void {
-    const instant = this.#clock();
-    this.#enqueue(instant, formatLine(this.#stamp(instant), channel, level, message));
-    if (this.#closed) this.flushSync();
-    else this.#schedule();
-  }
-
-  async flush(): Promise<void> {
-    while (this.#pumping) await this.#pumping;
-    if (this.#queue.length > 0 && this.#failing) return; // nothing more can be written now
-    if (this.#queue.length > 0) {
-      this.#schedule();
-      await this.flush();
-    }
-  }
-
-  flushSync(): void {
-    if (this.#queue.length > 0) {
-      try {
-        mkdirSync(this.#dir, { recursive: true });
-        while (this.#queue.length > 0) this.#writeBatchSync(this.#queue.takeBatch(MAX_BATCH_BYTES));
-      } catch (err) {
-        const lost = this.#queue.clear();
-        this.#warn(`log: ${lost} line${lost === 1 ? '' : 's'} not written at exit (${errorCode(err) ?? String(err)})`);
-      }
-    }
-    // No next day's file will tell of the full day: stderr does.
-    this.#tellCapDropsOnStderr();
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    this.#closed = true;
-    clearTimeout(this.#retryTimer);
-    if (this.#open) {
-      await this.#open.close();
-      this.#open = undefined;
-    }
-    this.#tellCapDropsOnStderr();
-  }
-
-  #enqueue(instant: number, text: string): void {
-    const bytes = Buffer.byteLength(text);
-    if (!this.#queue.fits(bytes)) {
-      this.#queueDropped++;
-      return;
-    }
-    const date = this.#dates.dateOf(instant);
-    if (this.#queueDropped > 0) {
-      const message = `${this.#queueDropped} log lines dropped: the log queue was full`;
-      const notice = formatLine(this.#stamp(instant), 'app', 'WARNING', message);
-      this.#queueDropped = 0;
-      this.#queue.push({ date, instant, text: notice, bytes: Buffer.byteLength(notice) });
-    }
-    this.#queue.push({ date, instant, text, bytes });
-  }
-
-  #schedule(): void {
-    if (this.#pumping || this.#failing) return;
-    // Waiting a little gathers a flood's lines into few large writes instead of many small ones.
-    this.#pumping = new Promise<void>((resolve) => setTimeout(resolve, this.#flushDelayMs))
-      .then(() => this.#pump())
-      .finally(() => {
-        this.#pumping = undefined;
-        if (this.#queue.length > 0 && !this.#failing) this.#schedule();
-      });
-  }
-
-  async #pump(): Promise<void> {
-    while (this.#queue.length > 0 && !this.#failing) {
-      const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
-      let unwritten = batch;
-      try {
-        const file = await this.#fileFor(batch[0]!.date);
-        const plan = this.#plan(batch, file.size, file.path);
-        const outcome = await file.write(plan.data);
-        if (outcome.error !== undefined) {
-          unwritten = this.#dropWritten(batch, plan, outcome.written, file.path);
-          throw outcome.error;
-        }
-        this.#commit(batch, plan, file.path);
-        if (this.#reported) {
-          this.#reported = false;
-          this.#warn(`log: writing to ${this.#dir} again`);
-        }
-      } catch (err) {
-        // Put what is not in the file back in front, keep answering, say so once, retry later.
-        this.#queue.putBack(unwritten);
-        this.#reportFailure(err as NodeJS.ErrnoException);
-      }
-    }
-  }
-
-  #writeBatchSync(batch: QueuedLine[]): void {
-    const path = join(this.#dir, dailyLogFileName(this.#appEnv, batch[0]!.date));
-    let unwritten = batch;
-    try {
-      const fd = openSync(path, 'a');
-      try {
-        const plan = this.#plan(batch, fstatSync(fd).size, path);
-        let offset = 0;
-        try {
-          while (offset < plan.data.byteLength) offset += writeSync(fd, plan.data, offset);
-        } catch (err) {
-          unwritten = this.#dropWritten(batch, plan, offset, path);
-          throw err;
-        }
-        this.#commit(batch, plan, path);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (err) {
-      this.#queue.putBack(unwritten);
-      throw err;
-    }
-  }
-
-  /**
-   * The open file of `date`, checked at most once a second: a deleted or renamed file is
-   * replaced by a fresh one of the day's name, which (like a truncated one) takes lines again.
-   */
-  async #fileFor(date: string): Promise<OpenLogFile> {
-    const now = this.#clock();
-    const current = this.#open;
-    if (current?.date === date) {
-      const found = await current.check(now);
-      if (found !== 'same') this.#cap.reset(date);
-      if (found !== 'replaced') return current;
-    }
-    await mkdir(this.#dir, { recursive: true });
-    const opened = await OpenLogFile.open(date, join(this.#dir, dailyLogFileName(this.#appEnv, date)), now, this.#writeBytes);
-    this.#open = opened;
-    if (current) await current.close();
-    // A new day's file (or the first): keep only the newest maxFiles, this one included.
-    if (current?.date !== date) await this.#prune(date);
-    return opened;
-  }
-
-  #plan(batch: readonly QueuedLine[], size: number, path: string): WritePlan {
-    const first = batch[0]!;
-    const kept = this.#cap.linesToWrite(batch, size);
-    const notice = this.#cap.noticeFor(first.date);
-    let text = this.#cutPath === path ? '\n' : '';
-    if (notice !== undefined) text += formatLine(this.#stamp(first.instant), 'app', 'WARNING', notice);
-    const prefixBytes = Buffer.byteLength(text);
-    for (let i = 0; i < kept; i++) text += batch[i]!.text;
-    return { data: Buffer.from(text), kept, withNotice: notice !== undefined, prefixBytes };
-  }
-
-  /**
-   * After a write to `path` stopped at `written` bytes (a full disk): the lines of `batch` still to
-   * write. Whole lines in the file are dropped from it; a cut line stays, and the next write to
-   * `path` starts on a new line, so a retry neither repeats an entry nor glues two together.
-   */
-  #dropWritten(batch: readonly QueuedLine[], plan: WritePlan, written: number, path: string): QueuedLine[] {
-    const part = writtenPart(batch.slice(0, plan.kept), plan.prefixBytes, written);
-    if (part.prefixWritten) {
-      if (this.#cutPath === path) this.#cutPath = undefined;
-      if (plan.withNotice) this.#cap.record(batch[0]!.date, 0, true, path);
-    }
-    if (part.cut) this.#cutPath = path;
-    return batch.slice(part.lines);
-  }
-
-  /** Books a written batch with the cap, and says once on stderr that a day's file is full. */
-  #commit(batch: readonly QueuedLine[], plan: WritePlan, path: string): void {
-    if (this.#cutPath === path) this.#cutPath = undefined;
-    const announcement = this.#cap.record(batch[0]!.date, batch.length - plan.kept, plan.withNotice, path);
-    if (announcement !== undefined) this.#warn(announcement);
-  }
-
-  #tellCapDropsOnStderr(): void {
-    const notice = this.#cap.takeNotice();
-    if (notice !== undefined) this.#warn(formatLine(this.#stamp(this.#clock()), 'app', 'WARNING', notice).trimEnd());
-  }
-
-  /** What retention deletes while the file of `writing` is in use; says once if some are dated later. */
-  #pruneList(names: string[], writing: string): string[] {
-    const future = futureDated(names, this.#appEnv, writing);
-    if (future.length > 0 && !this.#futureReported) {
-      this.#futureReported = true;
-      this.#warn(
-        `log: ${future.length} file${future.length === 1 ? '' : 's'} in ${this.#dir} dated after ${writing} (the latest ${future.at(-1)}): ` +
-          'was the clock ahead? Retention counts them as the newest and never deletes the file in use',
-      );
-    }
-    return pruneList(names, this.#appEnv, this.#maxFiles, writing);
-  }
-
-  async #prune(writing: string): Promise<void> {
-    try {
-      await mkdir(this.#dir, { recursive: true });
-      for (const name of this.#pruneList(await readdir(this.#dir), writing)) {
-        await unlink(join(this.#dir, name)).catch(() => {}); // another process may have pruned it first
-      }
-    } catch {
-      // An unreadable directory is reported by the writer; retention tries again next day.
-    }
-  }
-
-  #reportFailure(err: NodeJS.ErrnoException): void {
-    if (this.#open) {
-      void this.#open.close();
-      this.#open = undefined;
-    }
-    if (!this.#reported) {
-      this.#reported = true;
-      this.#warn(
-        `log: cannot write to ${this.#dir} (${err.code ?? err.message}); the service keeps answering and retries every ${this.#retryMs / 1000} s`,
-      );
-    }
-    this.#failing = true;
-    clearTimeout(this.#retryTimer);
-    // Retry at the next day change if it comes sooner (a new day may mean a new mount, a new quota).
-    const boundary = this.#dates.nextMidnight;
-    const untilNextDay = Number.isFinite(boundary) ? Math.max(0, boundary - this.#clock()) : this.#retryMs;
-    this.#retryTimer = setTimeout(() => {
-      this.#failing = false;
-      this.#schedule();
-    }, Math.min(this.#retryMs, untilNextDay));
-    this.#retryTimer.unref();
-  }
+  const stamp = createTimestamper(options.timeZone);
+  const kind: DailyFileKind = {
+    stem: options.appEnv,
+    what: 'log',
+    notice: (instant, message) => formatLine(stamp(instant), 'app', 'WARNING', message),
+  };
+  const sink = new DailyFileSink(options, kind);
+  return {
+    log(channel, level, message) {
+      const instant = sink.now();
+      sink.append(instant, formatLine(stamp(instant), channel, level, message));
+    },
+    flush: () => sink.flush(),
+    flushSync: () => sink.flushSync(),
+    close: () => sink.close(),
+    lineCounts: () => sink.lineCounts(),
+  };
 }

@@ -80,7 +80,8 @@ function measureEscaped(message: string, room: number): { units: number; bytes: 
   return { units: message.length, bytes };
 }
 
-const cutMarker = (bytesCut: number) => `… [${bytesCut} bytes cut]`;
+/** `… [1234 bytes cut]`: what ends a text cut to fit its line, in both logs. */
+export const cutMarker = (bytesCut: number) => `… [${bytesCut} bytes cut]`;
 
 /**
  * The escaped message, cut to fit in `room` bytes: a longer one keeps its start, cut between
@@ -114,4 +115,25 @@ export function formatLine(timestamp: string, channel: string, level: LogLevel, 
 export function createTimestamper(timeZone: string): (instant: number) => string {
   const zoned = new ZonedTime(timeZone);
   return formatOncePerSecond((secondStart) => zoned.timestamp(secondStart));
+}
+
+/** The farthest instant from the epoch a Date holds (ECMA-262 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * `2026-11-26T02:06:46.123+01:00` for a flood of lines: the second and its offset are formatted
+ * once a second; each line adds its milliseconds (a fractional instant is cut to its millisecond).
+ * An instant no Date holds (NaN) is `-`: a log line never throws.
+ */
+export function createIsoTimestamper(timeZone: string): (instant: number) => string {
+  const zoned = new ZonedTime(timeZone);
+  const secondOf = formatOncePerSecond((secondStart) => zoned.isoTimestamp(secondStart));
+  return (instant) => {
+    const ms = Math.floor(instant);
+    if (!(Math.abs(ms) <= MAX_DATE_MS)) return '-';
+    const second = secondOf(ms);
+    const millis = ms - Math.floor(ms / 1000) * 1000;
+    // The offset is the last 6 characters (`+01:00`): the milliseconds go before it.
+    return `${second.slice(0, -6)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${second.slice(-6)}`;
+  };
 }

@@ -10,6 +10,8 @@ export interface QueuedLine {
   readonly instant: number;
   readonly text: string;
   readonly bytes: number;
+  /** The sink's own notice, not an entry it was given: the line counts leave it out. */
+  readonly notice?: boolean;
 }
 
 /** Lines in the order they were logged, at most `maxBytes` of them waiting. */
@@ -56,13 +58,20 @@ export class LineQueue {
     for (const line of lines) this.#bytes += line.bytes;
   }
 
-  /** Empties the queue; returns how many lines it held. */
-  clear(): number {
-    const count = this.#lines.length;
+  /** Empties the queue; returns the lines it held. */
+  clear(): QueuedLine[] {
+    const lines = this.#lines;
     this.#lines = [];
     this.#bytes = 0;
-    return count;
+    return lines;
   }
+}
+
+/** How many of `lines[from..to)` are entries, not the sink's notices. */
+export function countEntries(lines: readonly QueuedLine[], from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (lines[i]!.notice !== true) count++;
+  return count;
 }
 
 /**

@@ -14,9 +14,14 @@ export function logFileName(appEnv: string, instant: number, timeZone: string): 
   return dailyLogFileName(appEnv, localDate(instant, timeZone));
 }
 
-/** `prod-2026-03-29.log`: the file of a local date. */
-export function dailyLogFileName(appEnv: string, date: string): string {
-  return `${appEnv}-${date}.log`;
+/** `prod-2026-03-29.log`, `prod-access-2026-03-29.log`: the file of a stem and a local date. */
+export function dailyLogFileName(stem: string, date: string): string {
+  return `${stem}-${date}.log`;
+}
+
+/** `prod-access`: the stem of the access log's files, `prod-access-2026-03-29.log`. */
+export function accessLogStem(appEnv: string): string {
+  return `${appEnv}-access`;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,30 +50,35 @@ function nextMidnightIn(zoned: ZonedTime, instant: number): number {
   return high * 1000;
 }
 
-/** `^<env>-YYYY-MM-DD\.log$`: the only names retention may ever touch. */
-export function logFilePattern(appEnv: string): RegExp {
-  return new RegExp(`^${appEnv.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}\\.log$`);
+/**
+ * `^<stem>-YYYY-MM-DD\.log$`: the only names retention may ever touch. The error log's
+ * `^prod-\d{4}…` never matches `prod-access-…` (a letter where a digit must be), and the access
+ * log's never matches `prod-2026-…`; APP_ENV is one of dev, prod, test, so no env is named
+ * like another's access stem.
+ */
+export function logFilePattern(stem: string): RegExp {
+  return new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}\\.log$`);
 }
 
 /**
- * The names to delete so that the newest `maxFiles` daily files of `appEnv` remain, the file of
+ * The names to delete so that the newest `maxFiles` daily files of `stem` remain, the file of
  * `writing` (the date being written) always among them: a clock that once ran ahead leaves files
  * dated after today, and they must not push out the file in use. Every other name (another
- * env's files, backups, compressed files) is left alone.
+ * env's files, the other log's, backups, compressed files) is left alone.
  */
-export function pruneList(fileNames: readonly string[], appEnv: string, maxFiles: number, writing?: string): string[] {
-  const pattern = logFilePattern(appEnv);
-  const current = writing === undefined ? undefined : dailyLogFileName(appEnv, writing);
+export function pruneList(fileNames: readonly string[], stem: string, maxFiles: number, writing?: string): string[] {
+  const pattern = logFilePattern(stem);
+  const current = writing === undefined ? undefined : dailyLogFileName(stem, writing);
   // Dates are zero-padded, so name order is date order.
   const others = fileNames.filter((name) => pattern.test(name) && name !== current).sort().reverse();
   const kept = current === undefined ? maxFiles : Math.max(0, maxFiles - 1);
   return others.slice(kept);
 }
 
-/** `prod-2030-01-01.log`, ...: the daily files of `appEnv` dated after `today`, oldest first. */
-export function futureDated(fileNames: readonly string[], appEnv: string, today: string): string[] {
-  const pattern = logFilePattern(appEnv);
-  const todayName = dailyLogFileName(appEnv, today);
+/** `prod-2030-01-01.log`, ...: the daily files of `stem` dated after `today`, oldest first. */
+export function futureDated(fileNames: readonly string[], stem: string, today: string): string[] {
+  const pattern = logFilePattern(stem);
+  const todayName = dailyLogFileName(stem, today);
   return fileNames.filter((name) => pattern.test(name) && name > todayName).sort();
 }
 

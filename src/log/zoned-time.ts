@@ -1,6 +1,6 @@
 /**
- * Wall-clock time in a time zone (the log's LOG_TIMEZONE): the parts of an instant and the log's
- * `YYYY-MM-DD HH:MM:SS` timestamp.
+ * Wall-clock time in a time zone (the log's LOG_TIMEZONE): the parts of an instant, the error
+ * log's `YYYY-MM-DD HH:MM:SS` timestamp and the access log's ISO 8601 one with its UTC offset.
  */
 
 /** The wall-clock parts of an instant, zero-padded. */
@@ -44,11 +44,29 @@ export class ZonedTime {
     return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
   }
 
+  /**
+   * `2026-03-29T03:00:00+02:00`: the second of `instant` in ISO 8601, with the zone's offset from
+   * UTC at that instant (read from the wall clock, so DST and every rule change are the zone's).
+   */
+  isoTimestamp(instant: number): string {
+    const p = this.parts(instant);
+    const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+    const offsetMinutes = Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${formatOffset(offsetMinutes)}`;
+  }
+
   /** `2026-03-29`: the calendar date of `instant`. */
   date(instant: number): string {
     const p = this.parts(instant);
     return `${p.year}-${p.month}-${p.day}`;
   }
+}
+
+/** `+01:00`, `-03:30`, `+00:00`: an offset from UTC as ISO 8601 writes it (never `Z`, always 6 characters). */
+function formatOffset(minutes: number): string {
+  const magnitude = Math.abs(minutes);
+  const hours = String(Math.floor(magnitude / 60)).padStart(2, '0');
+  return `${minutes < 0 ? '-' : '+'}${hours}:${String(magnitude % 60).padStart(2, '0')}`;
 }
 
 /** The wall-clock parts of an instant in a time zone (one instant; see ZonedTime for many). */

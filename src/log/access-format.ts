@@ -1,0 +1,165 @@
+/**
+ * Access log lines: one JSON object per answered request, keys always present and in one order,
+ * absent texts `null`, at most MAX_LINE_BYTES whatever the client sent. Pure: the access log's
+ * sink writes the lines.
+ *
+ * `{"time":"2026-11-26T02:06:46.123+01:00","request_id":"…","client_ip":"…","method":"POST",
+ * "routed_method":"PUT","target":"/settings?x=1","status":200,"bytes":512,"duration_ms":1.234,
+ * "user_agent":"curl/8.5.0","referer":null,"subject":"alice","worker":0,"completed":true}`
+ */
+import { MAX_LINE_BYTES } from './format.js';
+import { cutJsonText, jsonNumber, jsonString, measureJsonText } from './json-text.js';
+
+/** One answered request, as the server knows it at the end. */
+export interface AccessRecord {
+  /** Ms since the epoch when the request arrived. */
+  readonly time: number;
+  readonly requestId: string;
+  /** After trusted proxies. */
+  readonly clientIp: string;
+  /** As sent on the wire (`-` when the parser refused before a method). */
+  readonly method: string;
+  /** After X-HTTP-Method tunneling. */
+  readonly routedMethod: string;
+  /** The request target as sent (`-` when unknown). */
+  readonly target: string;
+  /** 0 when the connection closed before any head was written. */
+  readonly status: number;
+  /** Body bytes of the answer. */
+  readonly bytes: number;
+  /** Fractional ms, written with 3 decimals at most. */
+  readonly durationMs: number;
+  readonly userAgent: string | undefined;
+  readonly referer: string | undefined;
+  /** The verified token's `sub` (as a JSON text of it, already a string). */
+  readonly subject: string | undefined;
+  /** Cluster worker id, 0 when not in a cluster. */
+  readonly worker: number;
+  /** False when the client went away before the answer was all sent. */
+  readonly completed: boolean;
+}
+
+/** The line's texts, as written (after `mask`, cut to fit); null where the request had none. */
+interface AccessTexts {
+  time: string;
+  request_id: string;
+  client_ip: string;
+  method: string;
+  routed_method: string;
+  target: string;
+  user_agent: string | null;
+  referer: string | null;
+  subject: string | null;
+}
+
+type TextKey = keyof AccessTexts;
+
+/**
+ * The texts a long line is cut in, and each one's weight in sharing the room: the target (what
+ * was asked for) gets four times what any other gets when several are long.
+ */
+const TEXT_WEIGHTS: Readonly<Record<TextKey, number>> = Object.freeze({
+  time: 1, request_id: 1, client_ip: 1, method: 1, routed_method: 1, target: 4, user_agent: 1, referer: 1, subject: 1,
+});
+const TEXT_KEYS = Object.freeze(Object.keys(TEXT_WEIGHTS) as TextKey[]);
+
+/** The line's numbers and flag, as the record has them. */
+type AccessFigures = Pick<AccessRecord, 'status' | 'bytes' | 'durationMs' | 'worker' | 'completed'>;
+
+/** A number's longest JSON form (17 significant digits, sign, point, exponent): 24 characters. */
+const WIDEST_NUMBER = -2.2250738585072014e-308;
+
+/** The longest a line can be without its texts: keys, punctuation, the widest numbers, nulls, `false`, the newline. */
+const WIDEST_FRAME_BYTES: number = writeLine(
+  { time: '', request_id: '', client_ip: '', method: '', routed_method: '', target: '', user_agent: null, referer: null, subject: null },
+  { status: WIDEST_NUMBER, bytes: WIDEST_NUMBER, durationMs: WIDEST_NUMBER, worker: WIDEST_NUMBER, completed: false },
+).length;
+
+/**
+ * One whole line, newline included, at most MAX_LINE_BYTES long; JSON.parse gives back every
+ * value (the texts after `mask`), but for a text cut to fit. The client's texts (request id,
+ * methods, target, user agent, referer, subject) pass through `mask`; `formatTime` writes the
+ * arrival (createIsoTimestamper). A line too long cuts its longest texts to their share of the
+ * room (the target's share is the largest), each keeping its start and ending with
+ * `… [N bytes cut]`.
+ */
+export function formatAccessLine(record: AccessRecord, formatTime: (ms: number) => string, mask: (text: string) => string): string {
+  const method = mask(record.method);
+  const texts: AccessTexts = {
+    time: formatTime(record.time),
+    request_id: mask(record.requestId),
+    client_ip: record.clientIp,
+    method,
+    // Most requests are not tunnelled: the method is masked once.
+    routed_method: record.routedMethod === record.method ? method : mask(record.routedMethod),
+    target: mask(record.target),
+    user_agent: record.userAgent === undefined ? null : mask(record.userAgent),
+    referer: record.referer === undefined ? null : mask(record.referer),
+    subject: record.subject === undefined ? null : mask(record.subject),
+  };
+  // Every code unit is written in at most 6 bytes: most lines need no measuring.
+  const units =
+    texts.time.length + texts.request_id.length + texts.client_ip.length + texts.method.length + texts.routed_method.length +
+    texts.target.length + (texts.user_agent?.length ?? 0) + (texts.referer?.length ?? 0) + (texts.subject?.length ?? 0);
+  if (WIDEST_FRAME_BYTES + units * 6 > MAX_LINE_BYTES) fitTexts(texts, record);
+  return writeLine(texts, record);
+}
+
+/** The line, newline included: keys in their order, each text quoted once. */
+function writeLine(texts: AccessTexts, figures: AccessFigures): string {
+  return (
+    `{"time":${jsonString(texts.time)},"request_id":${jsonString(texts.request_id)},"client_ip":${jsonString(texts.client_ip)}` +
+    `,"method":${jsonString(texts.method)},"routed_method":${jsonString(texts.routed_method)},"target":${jsonString(texts.target)}` +
+    `,"status":${jsonNumber(figures.status)},"bytes":${jsonNumber(figures.bytes)},"duration_ms":${formatMillis(figures.durationMs)}` +
+    `,"user_agent":${jsonString(texts.user_agent)},"referer":${jsonString(texts.referer)},"subject":${jsonString(texts.subject)}` +
+    `,"worker":${jsonNumber(figures.worker)},"completed":${figures.completed ? 'true' : 'false'}}\n`
+  );
+}
+
+/**
+ * `1.235`: milliseconds rounded to 3 decimals, trailing zeros dropped, the same number JSON
+ * would write, but built from whole microseconds: printing a fractional double costs more
+ * than the rest of the line.
+ */
+export function formatMillis(durationMs: number): string {
+  const micros = Math.round(durationMs * 1000);
+  if (!(micros >= 0 && micros <= Number.MAX_SAFE_INTEGER)) return jsonNumber(micros / 1000);
+  const whole = Math.floor(micros / 1000);
+  const fraction = micros - whole * 1000;
+  if (fraction === 0) return `${whole}`;
+  if (fraction % 100 === 0) return `${whole}.${fraction / 100}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction < 100 ? '0' : ''}${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
+}
+
+/** Cuts `texts` in place so that the whole line, newline included, takes at most MAX_LINE_BYTES. */
+function fitTexts(texts: AccessTexts, figures: AccessFigures): void {
+  const frame = { ...texts };
+  for (const key of TEXT_KEYS) if (frame[key] !== null) frame[key] = '';
+  const room = MAX_LINE_BYTES - writeLine(frame, figures).length;
+  const sizes = TEXT_KEYS.map((key) => measureJsonText(texts[key] ?? '', Infinity).bytes);
+  const shares = shareRoom(sizes, TEXT_KEYS.map((key) => TEXT_WEIGHTS[key]), room);
+  TEXT_KEYS.forEach((key, i) => {
+    const text = texts[key];
+    if (text !== null && sizes[i]! > shares[i]!) texts[key] = cutJsonText(text, sizes[i]!, shares[i]!);
+  });
+}
+
+/**
+ * Shares `room` bytes among texts of `sizes` by `weights` (weighted max-min fairness): a text
+ * under its share keeps all of it and leaves the rest to the others, so one long text takes
+ * what the short ones leave and two long ones split it by weight.
+ */
+export function shareRoom(sizes: readonly number[], weights: readonly number[], room: number): number[] {
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! / weights[a]! - sizes[b]! / weights[b]!);
+  const shares = sizes.map(() => 0);
+  let left = Math.max(0, room);
+  let weightLeft = weights.reduce((sum, weight) => sum + weight, 0);
+  for (const i of order) {
+    const share = Math.min(sizes[i]!, Math.floor((left * weights[i]!) / weightLeft));
+    shares[i] = share;
+    left -= share;
+    weightLeft -= weights[i]!;
+  }
+  return shares;
+}

@@ -144,7 +144,7 @@ describe('the access log\'s bounds', () => {
     let now = NOV_22;
     const warnings: string[] = [];
     const log = accessLog(dir, () => now, { maxBytes: CAP, flushDelayMs: 0, warn: (line) => warnings.push(line) });
-    // Each line is about 1 KiB: 64 do not all fit beside the frame, 100 surely not.
+    // Each line is about 1.1 KiB: some 60 fit under the cap, the rest are counted.
     for (let i = 0; i < 100; i++) log.record(request(now, `/${'x'.repeat(800)}`));
     await log.flush();
     const kept = readLines(dir, FILE_22).length;

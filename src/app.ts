@@ -11,6 +11,7 @@ import { createEntryPointHandler } from './entry-point-handler.js';
 import type { Handler } from './http/handler.js';
 import { createNegotiator } from './http/negotiation.js';
 import { resolveRequest, underNamespace, type RequestContext } from './http/request.js';
+import { createRequestIdSource } from './http/request-id.js';
 import { echoRequestId, frameForWireMethod, sendBody } from './http/response.js';
 import type { Logger } from './log.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound } from './problem.js';
@@ -35,11 +36,14 @@ export interface AppOptions {
   readonly observer?: AppObserver;
   /** Watches every request until its answer ends (the access log, the metrics). */
   readonly watch?: WatchRequest;
+  /** Makes request ids (default: a source of the app's own). */
+  readonly newRequestId?: () => string;
 }
 
 /** Builds the request listener of the service. */
 export function createApp(options: AppOptions): RequestListener {
   const { config, observer, watch } = options;
+  const newRequestId = options.newRequestId ?? createRequestIdSource();
   const clock = options.clock ?? Date.now;
   const negotiate = createNegotiator();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
@@ -68,7 +72,7 @@ export function createApp(options: AppOptions): RequestListener {
   }
 
   return (req, res) => {
-    const ctx = resolveRequest(req, config, clock());
+    const ctx = resolveRequest(req, config, clock(), newRequestId);
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
     echoRequestId(res, ctx.requestId);
     watch?.(ctx, req, res);

@@ -31,6 +31,8 @@ export interface OperabilityOptions {
   readonly posters: PosterService | undefined;
   /** True once the process stops: readiness fails from that moment. */
   readonly draining: () => boolean;
+  /** The process's source of request ids (refusals get theirs here). */
+  readonly newRequestId: () => string;
 }
 
 export interface Operability {
@@ -79,7 +81,7 @@ export function createOperability(options: OperabilityOptions): Operability {
   const listeners: OutcomeListener[] = [];
   if (accessLog !== undefined) listeners.push((outcome) => accessLog.record(outcome));
   if (metrics !== undefined) listeners.push(metrics.answered);
-  const outcomes = listeners.length === 0 ? undefined : createOutcomeWatch(listeners, options.worker);
+  const outcomes = listeners.length === 0 ? undefined : createOutcomeWatch(listeners, options.worker, options.newRequestId);
   const checks = readinessChecks(options);
   const readiness = (): Promise<ReadinessReport> => runChecks(checks);
   let listener: AdminListener | undefined;

@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { headerText } from './http/header-value.js';
 import { unmapV4 } from './http/proxies.js';
 import { decodeUtf8, type RequestContext } from './http/request.js';
-import { requestIdOf } from './http/request-id.js';
 import { answeredBodyBytes } from './http/response.js';
 import type { AccessRecord } from './log.js';
 
@@ -32,8 +31,8 @@ export interface OutcomeWatch {
   refused(refusal: Refusal): string;
 }
 
-/** `worker`: the cluster worker's id, 0 outside a cluster. */
-export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker: number): OutcomeWatch {
+/** `worker`: the cluster worker's id, 0 outside a cluster; `newRequestId` names refusals. */
+export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker: number, newRequestId: () => string): OutcomeWatch {
   const tell = (outcome: AccessRecord) => {
     for (const listener of listeners) listener(outcome);
   };
@@ -43,7 +42,7 @@ export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker
       res.once('close', () => tell(outcomeOf(ctx, req, res, performance.now() - startedAt, worker)));
     },
     refused({ peer, status, receivedAt }) {
-      const requestId = requestIdOf(undefined, false);
+      const requestId = newRequestId();
       tell({
         time: receivedAt,
         requestId,

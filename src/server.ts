@@ -14,6 +14,7 @@ import { answerConnectWith } from './http/connect.js';
 import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './http/connections.js';
 import { CountedRequest, createResponseClass } from './http/early-close.js';
 import { listen } from './http/listen.js';
+import { createRequestIdSource } from './http/request-id.js';
 import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
 import { isMainModule } from './util/main-module.js';
@@ -81,7 +82,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ? (await import('./profiler/index.js')).createProfiler(config, options.clock ?? Date.now)
     : undefined;
   let draining = false;
+  const newRequestId = createRequestIdSource();
   const operability = createOperability({
+    newRequestId,
     config,
     errorLogLines: isFileLogger(logger) ? () => logger.lineCounts() : undefined,
     accessLog: options.accessLog ?? createConfiguredAccessLog(config, options.clock),
@@ -92,7 +95,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     draining: () => draining,
   });
   const outcomes = operability.outcomes;
-  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch });
+  const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch, newRequestId });
   const Response = createResponseClass({ draining: () => draining });
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const server = createServer<typeof CountedRequest, typeof Response>(

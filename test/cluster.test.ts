@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { send } from './helpers/http.js';
+import { readAccessLog, readErrorLog } from './helpers/log-files.js';
 import { runServerProgram } from './helpers/service.js';
 
 function childPids(pid: number): number[] {
@@ -41,12 +42,16 @@ describe('WORKERS=2', () => {
     assert.equal(run.output().stdout.match(/listening on/g)?.length, 1, 'one listening line');
 
     const dir = join(run.varDir, 'log');
-    const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n')).filter((l) => l !== '');
+    const lines = readErrorLog(dir).split('\n').filter((l) => l !== '');
     for (const p of paths) {
       assert.equal(lines.filter((l) => l.endsWith(`request.ERROR: No route found for "GET ${p}"`)).length, 1, p);
     }
     assert.ok(lines.some((l) => l.includes(`app.ERROR: Worker ${first} exited (SIGKILL); starting another`)), 'the death is logged');
     assert.ok(lines.every((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [a-z]+\.[A-Z]+: /.test(l)), 'a torn line');
+    // Every answer has its access line, whole, naming the worker that answered.
+    const entries = readAccessLog(dir);
+    for (const p of paths) assert.equal(entries.filter((e) => e.target === p).length, 1, p);
+    assert.ok(entries.every((e) => typeof e.worker === 'number' && e.worker >= 1), 'an access line without its worker');
   });
 });
 

@@ -138,8 +138,11 @@ export function namespaceUrl(namespace: Namespace, baseUrl: string): string {
 /** Host header values longer than a DNS name and a port can be are refused before any matching. */
 export const MAX_HOST_LENGTH = 255;
 
-/** Builds the context of a request; never throws: problems land in `rejection`. */
-export function resolveRequest(req: IncomingMessage, config: Config, receivedAt: number): RequestContext {
+/**
+ * Builds the context of a request; never throws: problems land in `rejection`. `newRequestId`
+ * makes the request's id when no trusted proxy gave one.
+ */
+export function resolveRequest(req: IncomingMessage, config: Config, receivedAt: number, newRequestId: () => string): RequestContext {
   // Each header is read by its own name at its own place: V8 keeps those loads monomorphic.
   const headers = req.headers;
   const { target, rawPath, query, authority, valid, segments } = readTarget(req.url ?? '/');
@@ -168,7 +171,7 @@ export function resolveRequest(req: IncomingMessage, config: Config, receivedAt:
 
   const referer = headerText(headers.referer);
   return {
-    requestId: requestIdOf(headerText(headers['x-request-id']), trusted),
+    requestId: requestIdOf(headerText(headers['x-request-id']), trusted, newRequestId),
     method,
     originalMethod,
     target,

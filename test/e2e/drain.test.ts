@@ -197,6 +197,8 @@ describe('nginx (the shipped site) in front of an instance that drains on SIGTER
     }, () => stopped);
     const failed = results.filter((a) => a.status !== 404);
     assert.deepEqual(failed, [], 'no request through nginx failed');
+    // The site passes nginx's own request id, which the instances (trusting nginx) keep.
+    assert.deepEqual(results.filter((a) => !/^[0-9a-f]{32}$/.test(a.id)), [], 'answers whose id is not nginx\'s $request_id');
     assert.ok(results.length > 100, `load kept going (${results.length} requests)`);
     const [code] = await draining.program.exited;
     assert.equal(code, 0);

@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { readAccessLog, readErrorLog } from '../helpers/log-files.js';
 import { runServerProgram } from '../helpers/service.js';
 
 const REQUESTS = 20_000;
@@ -20,10 +21,7 @@ const REQUESTS = 20_000;
 const ANSWERED_BEFORE_STOP = 1_000;
 const LOG_LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [a-z]+\.[A-Z]+: /;
 
-function readLog(varDir: string): string {
-  const dir = join(varDir, 'log');
-  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
-}
+const readLog = (varDir: string) => readErrorLog(join(varDir, 'log'));
 
 describe('SIGTERM during a 404 flood from curl', () => {
   const dir = mkdtempSync(join(tmpdir(), 'flood-stop-'));
@@ -87,5 +85,8 @@ describe('SIGTERM during a 404 flood from curl', () => {
     const logged = new Set(log.split('\n').map((l) => /request\.ERROR: No route found for "GET (\/flood\/\d+)"$/.exec(l)?.[1]));
     const missing = answered.filter((r) => !logged.has(r.path)).map((r) => r.path);
     assert.deepEqual(missing, [], `${missing.length} of ${answered.length} answered requests have no log line`);
+    const accessed = new Set(readAccessLog(join(run.varDir, 'log')).map((entry) => entry.target));
+    const unlogged = answered.filter((r) => !accessed.has(r.path)).map((r) => r.path);
+    assert.deepEqual(unlogged, [], `${unlogged.length} of ${answered.length} answered requests have no access line`);
   });
 });

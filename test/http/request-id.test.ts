@@ -1,26 +1,33 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isValidRequestId, MAX_REQUEST_ID_LENGTH, requestIdOf } from '../../src/http/request-id.js';
+import { createRequestIdSource, isValidRequestId, MAX_REQUEST_ID_LENGTH, requestIdOf } from '../../src/http/request-id.js';
 import { send, sendRaw } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A made id: 16 hex digits drawn once per process, a dash, a count in base 36. */
+const MADE = /^[0-9a-f]{16}-[0-9a-z]+$/;
 
 describe('request ids', () => {
   it('keeps a trusted proxy\'s plain token of at most 128 characters, and nothing else', () => {
-    assert.equal(requestIdOf('lb-7f3a.9_x', true), 'lb-7f3a.9_x');
-    assert.equal(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH), true), 'a'.repeat(MAX_REQUEST_ID_LENGTH));
-    assert.match(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH + 1), true), UUID);
-    assert.match(requestIdOf('lb-7f3a', false), UUID, 'an untrusted client cannot choose its id');
+    const newId = createRequestIdSource();
+    assert.equal(requestIdOf('lb-7f3a.9_x', true, newId), 'lb-7f3a.9_x');
+    assert.equal(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH), true, newId), 'a'.repeat(MAX_REQUEST_ID_LENGTH));
+    assert.match(requestIdOf('a'.repeat(MAX_REQUEST_ID_LENGTH + 1), true, newId), MADE);
+    assert.match(requestIdOf('lb-7f3a', false, newId), MADE, 'an untrusted client cannot choose its id');
     for (const bad of ['', 'a b', 'a\nb', 'a,b', 'é', 'a"b', '../x']) {
       assert.equal(isValidRequestId(bad), false, JSON.stringify(bad));
-      assert.match(requestIdOf(bad, true), UUID);
+      assert.match(requestIdOf(bad, true, newId), MADE);
     }
   });
 
-  it('gives every request its own', () => {
-    const ids = new Set(Array.from({ length: 1000 }, () => requestIdOf(undefined, true)));
+  it('gives every request its own, and every process its own prefix', () => {
+    const newId = createRequestIdSource();
+    const ids = new Set(Array.from({ length: 1000 }, () => requestIdOf(undefined, true, newId)));
     assert.equal(ids.size, 1000);
+    const fixed = createRequestIdSource(() => 0.5);
+    assert.deepEqual([fixed(), fixed(), fixed()], ['8000000080000000-1', '8000000080000000-2', '8000000080000000-3']);
+    const prefixes = new Set(Array.from({ length: 100 }, () => createRequestIdSource()().split('-')[0]));
+    assert.equal(prefixes.size, 100);
   });
 });
 
@@ -31,7 +38,7 @@ describe('X-Request-Id on every answer', async () => {
   it('is generated for a client that is no trusted proxy, whatever it sends', async () => {
     for (const [method, path] of [['GET', '/'], ['HEAD', '/'], ['OPTIONS', '/'], ['GET', '/nowhere'], ['DELETE', '/'], ['GET', '/static/missing.txt']] as const) {
       const res = await send(direct.url, method, path, { 'x-request-id': 'chosen-by-client' });
-      assert.match(String(res.headers['x-request-id']), UUID, `${method} ${path}`);
+      assert.match(String(res.headers['x-request-id']), MADE, `${method} ${path}`);
     }
   });
 
@@ -39,16 +46,16 @@ describe('X-Request-Id on every answer', async () => {
     const kept = await send(behindProxy.url, 'GET', '/nowhere', { 'x-request-id': 'edge-42.a_b' });
     assert.equal(kept.headers['x-request-id'], 'edge-42.a_b');
     const tooLong = await send(behindProxy.url, 'GET', '/', { 'x-request-id': 'x'.repeat(129) });
-    assert.match(String(tooLong.headers['x-request-id']), UUID);
+    assert.match(String(tooLong.headers['x-request-id']), MADE);
     const strange = await send(behindProxy.url, 'GET', '/', { 'x-request-id': 'a;b' });
-    assert.match(String(strange.headers['x-request-id']), UUID);
+    assert.match(String(strange.headers['x-request-id']), MADE);
   });
 
   it('is on a problem answered before routing, and on a tunnelled HEAD', async () => {
     const raw = await sendRaw(direct.url, 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
     assert.match(raw, /^HTTP\/1\.1 400 /);
-    assert.match(raw, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+    assert.match(raw, /\r\nx-request-id: [0-9a-f]{16}-[0-9a-z]+\r\n/i);
     const tunnelled = await send(direct.url, 'POST', '/', { 'x-http-method': 'HEAD' });
-    assert.match(String(tunnelled.headers['x-request-id']), UUID);
+    assert.match(String(tunnelled.headers['x-request-id']), MADE);
   });
 });

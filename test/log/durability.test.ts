@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { send, type RawResponse } from '../helpers/http.js';
+import { readAccessLog, readErrorLog } from '../helpers/log-files.js';
 import { runServerProgram } from '../helpers/service.js';
 
-function readLog(varDir: string): string {
-  const dir = join(varDir, 'log');
-  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
-}
+const readLog = (varDir: string) => readErrorLog(join(varDir, 'log'));
+const accessTargets = (varDir: string) => readAccessLog(join(varDir, 'log')).map((entry) => entry.target);
 
 describe('log durability of the server program', () => {
   it('has a line for every answered error when SIGTERM comes during a flood, and exits 0', async () => {
@@ -40,6 +38,9 @@ describe('log durability of the server program', () => {
     const log = readLog(run.varDir);
     const missing = answered.filter((path) => !log.includes(`request.ERROR: No route found for "GET ${path}"\n`));
     assert.deepEqual(missing, [], `${missing.length} of ${answered.length} answered errors have no log line`);
+    const targets = new Set(accessTargets(run.varDir));
+    const unlogged = answered.filter((path) => !targets.has(path));
+    assert.deepEqual(unlogged, [], `${unlogged.length} of ${answered.length} answered requests have no access line`);
   });
 
   it('writes the uncaught exception and earlier lines, then exits 1', async () => {
@@ -53,9 +54,10 @@ describe('log durability of the server program', () => {
     assert.match(log, /request\.ERROR: No route found for "GET \/before-the-crash"\n/);
     assert.match(log, /app\.CRITICAL: Uncaught Error: "unexpected failure for the test" Error: unexpected failure for the test\\n {4}at /);
     assert.equal(log.split('\n').filter((l) => l !== '').length, 2);
+    assert.deepEqual(accessTargets(run.varDir), ['/before-the-crash'], 'the access line is flushed at the crash too');
   });
 
-  it('keeps answering with an unwritable LOG_DIR and says so once on stderr', async () => {
+  it('keeps answering with an unwritable LOG_DIR and says so once on stderr for each log', async () => {
     const run = runServerProgram({ LOG_DIR: '/proc/version/log' });
     const url = await run.listening;
     for (let i = 0; i < 3; i++) assert.equal((await send(url, 'GET', `/x${i}`)).status, 404);
@@ -63,9 +65,12 @@ describe('log durability of the server program', () => {
     run.child.kill('SIGTERM');
     const [code] = await run.exited;
     assert.equal(code, 0);
-    const warnings = run.output().stderr.split('\n').filter((l) => l.startsWith('log: cannot write'));
-    assert.equal(warnings.length, 1, run.output().stderr);
-    assert.match(warnings[0]!, /^log: cannot write to \/proc\/version\/log \(ENOTDIR\)/);
-    assert.match(run.output().stderr, /\nlog: 3 lines not written at exit \(ENOTDIR\)\n$/);
+    const stderr = run.output().stderr;
+    for (const log of ['log', 'access log']) {
+      const warnings = stderr.split('\n').filter((l) => l.startsWith(`${log}: cannot write`));
+      assert.equal(warnings.length, 1, stderr);
+      assert.match(warnings[0]!, /cannot write to \/proc\/version\/log \(ENOTDIR\)/);
+      assert.match(stderr, new RegExp(`(^|\\n)${log}: 3 lines not written at exit \\(ENOTDIR\\)\\n`));
+    }
   });
 });

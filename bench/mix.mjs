@@ -5,7 +5,9 @@
 // does not share the server's core. Then p99 latency at a fixed rate, well below saturation.
 //   npm run bench:mix   (builds the service first)
 //   BEFORE=<an older build's dist/server.js> npm run bench:mix   (adds it, interleaved)
-//   ROUNDS=7 DURATION=5 RATE=2000 SEED=2026
+//   ROUNDS=7 DURATION=5 RATE=2000 SEED=2026 ONLY=ours,ours+access   (ONLY: a subset of the servers)
+// `ours` runs with ACCESS_LOG=0, as the peers log no requests; `ours+access` with the access log on
+// (the default), against `fastify+pino+requests`, fastify's own request logging on.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +31,7 @@ const requests = requestMix(4000, SEED);
 const script = join(work, 'mix.lua');
 writeFileSync(script, wrkScript(requests));
 
-const ourEnv = (logDir) => ({ ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir });
+const ourEnv = (logDir, accessLog = '0') => ({ ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir, ACCESS_LOG: accessLog });
 /** Our prod HTML 404 page, byte for byte, for the peers to send. */
 async function ourPage() {
   const logDir = mkdtempSync(join(work, 'probe-'));
@@ -40,13 +42,19 @@ async function ourPage() {
 }
 const PAGE_404 = await ourPage();
 
-const SERVERS = {
+const ALL_SERVERS = {
   ours: (logDir) => startChild('../dist/server.js', [], ourEnv(logDir), [], { cpu: SERVER_CPU }),
+  'ours+access': (logDir) => startChild('../dist/server.js', [], ourEnv(logDir, '1'), [], { cpu: SERVER_CPU }),
   ...(BEFORE ? { before: (logDir) => startChild(BEFORE, [], ourEnv(logDir), [], { cpu: SERVER_CPU }) } : {}),
   'fastify+pino': (logDir) => startChild('servers/fastify-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
+  'fastify+pino+requests': (logDir) => startChild('servers/fastify-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log'), REQUEST_LOG: '1' }, [], { cpu: SERVER_CPU }),
   'hono+pino': (logDir) => startChild('servers/hono-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
 };
+const ONLY = process.env.ONLY?.split(',');
+const SERVERS = Object.fromEntries(Object.entries(ALL_SERVERS).filter(([name]) => name === 'ours' || !ONLY || ONLY.includes(name)));
 const NAMES = Object.keys(SERVERS);
+/** Servers that write one request line per request besides the error line. */
+const REQUEST_LINES = new Set(['ours+access', 'fastify+pino+requests']);
 
 /** One wrk run of the mix: requests/s, requests completed, p99 at saturation (ms). */
 function wrk(url, seconds) {
@@ -60,8 +68,17 @@ function wrk(url, seconds) {
 
 /** Lines of the 404 (ours: `request.ERROR: No route found`; pino: the same message) in a directory. */
 function linesIn(dir) {
+  return countLines(dir, (l) => l.includes('No route found'));
+}
+
+/** Request lines in a directory: our access log's, or fastify's `request completed`. */
+function requestLinesIn(dir) {
+  return countLines(dir, (l) => l.startsWith('{"time":"') && l.includes('"request_id"') || l.includes('"msg":"request completed"'));
+}
+
+function countLines(dir, test) {
   return readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.includes('No route found')).length)
+    .map((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(test).length)
     .reduce((a, b) => a + b, 0);
 }
 
@@ -77,7 +94,8 @@ for (let round = 0; round <= ROUNDS; round++) {
     const r = wrk(server.url, DURATION);
     const cpuUs = ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6;
     await server.stop();
-    const missing = Math.max(0, warm.total + r.total - linesIn(logDir));
+    const answered = warm.total + r.total;
+    const missing = Math.max(0, answered - linesIn(logDir)) + (REQUEST_LINES.has(name) ? Math.max(0, answered - requestLinesIn(logDir)) : 0);
     rmSync(logDir, { recursive: true, force: true });
     if (round === 0) continue; // the first round warms the machine and the page cache
     rps[name].push(r.rps);
@@ -105,15 +123,18 @@ const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
 const lines = [
   `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s; wrk, 1 thread, ${CONNECTIONS} connections, pinned to core ${LOAD_CPU}, each server pinned to core ${SERVER_CPU}; seed ${SEED}`,
   '',
-  '| realistic 404 mix | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) | lines lost | p50 / p99 ms at ' + RATE + ' req/s |',
+  '| realistic 404 mix | req/s (median) | rounds | ours ÷ peer (req/s; +requests rows: ours+access ÷ peer) | server CPU µs/request (median) | peer ÷ ours (CPU) | lines lost | p50 / p99 ms at ' + RATE + ' req/s |',
   '|---|---:|---|---:|---:|---:|---:|---:|',
 ];
 for (const name of NAMES) {
-  const self = name === 'ours';
-  const ratios = self ? ['', ''] : [pairedRatio(rps.ours, rps[name]).toFixed(2), pairedRatio(cpu[name], cpu.ours).toFixed(2)];
+  // Peers logging every request are compared with ours logging every request.
+  const base = name === 'fastify+pino+requests' && rps['ours+access'] ? 'ours+access' : 'ours';
+  const self = name === base;
+  const ratios = self ? ['', ''] : [pairedRatio(rps[base], rps[name]).toFixed(2), pairedRatio(cpu[name], cpu[base]).toFixed(2)];
   const l = latency[name];
   lines.push(`| ${name} | ${median(rps[name]).toFixed(0)} | ${fmt(rps[name])} | ${ratios[0]} | ${median(cpu[name]).toFixed(1)} | ${ratios[1]} | ${lost[name]} | ${l.p50} / ${l.p99} |`);
 }
+const accessCost = rps['ours+access'] ? `\n\nThe access log costs ${((1 - pairedRatio(rps['ours+access'], rps.ours)) * 100).toFixed(1)} % of the mix's requests per second (ours+access ÷ ours, paired by round: ${pairedRatio(rps['ours+access'], rps.ours).toFixed(3)}) and ${((pairedRatio(cpu['ours+access'], cpu.ours) - 1) * 100).toFixed(1)} % more CPU per request.` : '';
 const NOTES = `The mix: 4,000 distinct requests (lib/mix.mjs, deterministic for the seed): 35 % scanner probes
 (\`/wp-login.php\`, \`/.env\`…), 15 % crawler paths (\`/robots.txt\`, \`/favicon.ico\`…), 50 % browser
 paths (products, blog posts, searches), each distinct by an id or a query; five kinds of Accept
@@ -123,6 +144,7 @@ preferred, the problem document otherwise, the year-long cache headers) and writ
 line and, when the type is not \`about:blank\`, the incident line: ours through its daily file
 sink, the peers through pino's asynchronous destination. wrk sends the list in order (each run
 from a random offset). Ratios are medians of the per-round ratios; "lines lost" counts answered
-requests without their error line. Reproduce: \`cd bench && npm run bench:mix\`.`;
+requests without their error line (and, for ours+access and fastify+pino+requests, without their
+request line). Reproduce: \`cd bench && npm run bench:mix\`.${accessCost}`;
 rmSync(work, { recursive: true, force: true });
 report('## Realistic 404 mix', lines.join('\n'), NOTES);

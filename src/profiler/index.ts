@@ -44,7 +44,7 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
       parentToken,
       children: [],
       time: ctx.receivedAt,
-      requestId: budget.text(ctx.requestId),
+      requestId: ctx.requestId,
       method: budget.text(ctx.method),
       originalMethod: ctx.originalMethod,
       rawPath: budget.text(ctx.rawPath),

@@ -20,7 +20,8 @@ import { progress, report } from './lib/results.mjs';
 const SMALL = Number(process.env.SMALL ?? 5_000);
 const LARGE = Number(process.env.LARGE ?? 45_000);
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
-const ours = (script) => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log') } });
+/** Ours as the peers run: no access log (`accessLog` '1': with it, against peers logging requests). */
+const ours = (script, accessLog = '0') => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log'), ACCESS_LOG: accessLog } });
 
 /**
  * `count` requests over 8 keep-alive connections, each sent when the last is answered; all must
@@ -98,6 +99,8 @@ if (ONLY === 'mix') {
   const mix = (name, server) => perRequest(name, server, '/', 404, undefined, requestMix(4000, Number(process.env.SEED ?? 2026)));
   const results = { ours: await mix('ours', ours('../dist/server.js')) };
   results['fastify+pino'] = await mix('fastify+pino', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log') } });
+  results['ours+access'] = await mix('ours+access', ours('../dist/server.js', '1'));
+  results['fastify+pino+requests'] = await mix('fastify+pino+requests', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log'), REQUEST_LOG: '1' } });
   if (process.env.BEFORE) results.before = await mix('before', ours(process.env.BEFORE));
   reportMix(rowsAgainst(results, 'fastify+pino'));
 } else if (ONLY !== 'flood') {

@@ -78,6 +78,7 @@ export function createOperability(options: OperabilityOptions): Operability {
       jwtCacheHits: posters.jwtCacheHits,
     },
   });
+  if (metrics !== undefined) posters?.pool.watchRenders(metrics.rendered);
   const listeners: OutcomeListener[] = [];
   if (accessLog !== undefined) listeners.push((outcome) => accessLog.record(outcome));
   if (metrics !== undefined) listeners.push(metrics.answered);

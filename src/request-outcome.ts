@@ -39,7 +39,8 @@ export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker
   return {
     watch(ctx, req, res) {
       const startedAt = performance.now();
-      res.once('close', () => tell(outcomeOf(ctx, req, res, performance.now() - startedAt, worker)));
+      // A response closes once: `on` spares the wrapper `once` builds per request.
+      res.on('close', () => tell(outcomeOf(ctx, req, res, performance.now() - startedAt, worker)));
     },
     refused({ peer, status, receivedAt }) {
       const requestId = newRequestId();

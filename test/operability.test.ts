@@ -3,27 +3,17 @@
  * (ADMIN_PORT) with its probes and metrics.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import net from 'node:net';
+import { readAccessLog } from './helpers/log-files.js';
+import { sample } from './helpers/metrics-page.js';
 import { send, sendRaw } from './helpers/http.js';
 import { startTestService } from './helpers/service.js';
 
-/** The access lines of the files in `dir`, parsed. */
-function accessLines(dir: string): Record<string, unknown>[] {
-  return readdirSync(dir)
-    .filter((name) => /^test-access-\d{4}-\d{2}-\d{2}\.log$/.test(name))
-    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>));
-}
-
-/** The value of one series on a metrics page (`name{labels} value`), or undefined. */
-function sample(page: string, series: string): number | undefined {
-  const line = page.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('the access log', async () => {
   const logDir = await mkdtemp(join(tmpdir(), 'access-'));
@@ -33,7 +23,7 @@ describe('the access log', async () => {
     const ok = await send(service.url, 'GET', '/?q=1', { 'user-agent': 'probe/1.0', 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'lb-1' });
     const missing = await send(service.url, 'POST', '/wp-login.php', { 'x-http-method': 'DELETE', referer: 'https://example.com/', accept: 'application/json' });
     await service.stop();
-    const lines = accessLines(logDir);
+    const lines = readAccessLog(logDir);
     assert.equal(lines.length, 2);
     const [first, second] = lines;
     assert.deepEqual(Object.keys(first!), ['time', 'request_id', 'client_ip', 'method', 'routed_method', 'target', 'status', 'bytes', 'duration_ms', 'user_agent', 'referer', 'subject', 'worker', 'completed']);
@@ -68,7 +58,7 @@ describe('the access log and the parser\'s refusals', async () => {
     const id = /\r\nX-Request-Id: ([0-9a-f]{16}-[0-9a-z]+)\r\n/.exec(raw)?.[1];
     assert.ok(id, raw);
     await service.stop();
-    const lines = accessLines(logDir);
+    const lines = readAccessLog(logDir);
     assert.equal(lines.length, 1);
     assert.equal(lines[0]!.request_id, id);
     assert.equal(lines[0]!.status, 400);
@@ -84,7 +74,7 @@ describe('ACCESS_LOG=0', async () => {
     const res = await send(service.url, 'GET', '/nowhere');
     assert.match(String(res.headers['x-request-id']), /^[0-9a-f]{16}-[0-9a-z]+$/);
     await service.stop();
-    assert.deepEqual(accessLines(logDir), []);
+    assert.deepEqual(readAccessLog(logDir), []);
   });
 });
 
@@ -103,14 +93,14 @@ describe('the operator\'s listener of one process', async () => {
   it('answers the probes without writing a log line of either kind', async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     service.log.clear();
-    const before = accessLines(logDir).length;
+    const before = readAccessLog(logDir).length;
     for (let i = 0; i < 5; i++) {
       assert.equal((await send(admin, 'GET', '/healthz')).status, 200);
       assert.equal((await send(admin, 'GET', '/readyz')).status, 200);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(service.log.lines, []);
-    assert.equal(accessLines(logDir).length, before);
+    assert.equal(readAccessLog(logDir).length, before);
   });
 
   it('counts requests by method and status, with their durations, connections and log lines', async () => {

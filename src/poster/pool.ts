@@ -37,8 +37,12 @@ export interface RenderPool {
    * undefined, or says why not. Readiness asks it; the first poster then finds a worker waiting.
    */
   checkLive(): Promise<string | undefined>;
+  /** Tells `listener` of every render as it ends, with its time in seconds, waiting included (the metrics). */
+  watchRenders(listener: RenderListener): void;
   close(): Promise<void>;
 }
+
+export type RenderListener = (result: RenderResult, seconds: number) => void;
 
 /** How a render ended: `refused` when every worker was busy and the queue full. */
 export type RenderResult = 'ok' | 'failed' | 'refused';
@@ -47,8 +51,6 @@ export interface RenderPoolOptions {
   readonly size?: number;
   /** Jobs waiting for a worker beyond the ones running (default 4 per worker). */
   readonly maxQueued?: number;
-  /** Told of every render as it ends, with its time in seconds, waiting included (the metrics). */
-  readonly onRendered?: (result: RenderResult, seconds: number) => void;
 }
 
 interface Pending {
@@ -83,7 +85,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const workers: Worker[] = [];
   /** Workers whose thread is running (Node's 'online'), for `checkLive`. */
   const online = new Set<Worker>();
-  const onRendered = options.onRendered ?? (() => {});
+  const renderListeners: RenderListener[] = [];
+  const onRendered: RenderListener = (result, seconds) => {
+    for (const listener of renderListeners) listener(result, seconds);
+  };
   let nextId = 1;
 
   const spawnWorker = (): Worker => {
@@ -161,6 +166,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         worker.once('online', () => resolve(undefined));
         worker.once('error', (err) => resolve(`a render worker failed to start: ${err.message}`));
       });
+    },
+    watchRenders(listener) {
+      renderListeners.push(listener);
     },
     async close() {
       await Promise.all(workers.map((w) => w.terminate()));

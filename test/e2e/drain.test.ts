@@ -13,12 +13,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { send, type RawResponse } from '../helpers/http.js';
+import { readAccessLog } from '../helpers/log-files.js';
 import { runProgram } from '../helpers/programs.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, stopNginxAndInstances, waitForPort, writeThrowAwayCertificate } from './nginx-helpers.js';
@@ -41,16 +42,7 @@ async function startInstance(env: Record<string, string> = {}): Promise<Instance
 
 /** The ids of the requests an instance answered, with when each arrived, from its access log. */
 function answeredIds(instance: Instance): Map<string, number> {
-  const dir = join(instance.program.varDir, 'log');
-  const ids = new Map<string, number>();
-  for (const name of readdirSync(dir).filter((n) => /-access-/.test(n))) {
-    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
-      if (line === '') continue;
-      const entry = JSON.parse(line) as { request_id: string; time: string };
-      ids.set(entry.request_id, Date.parse(entry.time));
-    }
-  }
-  return ids;
+  return new Map(readAccessLog(join(instance.program.varDir, 'log')).map((entry) => [String(entry.request_id), Date.parse(String(entry.time))]));
 }
 
 /** Sends requests one after another until `done`; every answer's status and request id. */

@@ -1,7 +1,8 @@
 /**
- * The log files a fuzz run leaves: every entry one line `<YYYY-MM-DD HH:MM:SS>
- * <channel>.<LEVEL>: ...`, none longer than 8 KiB, no configured secret, and no CRITICAL
- * entry (each one is an unexpected error).
+ * The log files a fuzz run leaves: in the error log every entry one line `<YYYY-MM-DD HH:MM:SS>
+ * <channel>.<LEVEL>: ...`, and no CRITICAL entry (each one is an unexpected error); in the access
+ * log every line one JSON object with the access line's keys in order (or a sink's notice);
+ * in both none longer than 8 KiB, no raw control character and no configured secret.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,20 @@ import type { Violation } from './invariants.js';
 const LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [a-z][a-z_]*\.(?:DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL): /;
 const MAX_LINE_BYTES = 8 * 1024;
 const PROVOKED_CRITICAL = /^Transfer-Encoding ".*" is not supported\.$/;
+const ACCESS_KEYS = 'time,request_id,client_ip,method,routed_method,target,status,bytes,duration_ms,user_agent,referer,subject,worker,completed';
+const NOTICE_KEYS = 'time,notice';
+
+/** Whether `line` is an access line (or a notice of its sink): one JSON object, its keys in order. */
+function isAccessLine(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const keys = Object.keys(value).join(',');
+    return keys === ACCESS_KEYS || keys === NOTICE_KEYS;
+  } catch {
+    return false;
+  }
+}
 
 export interface LogVerdict {
   readonly files: number;
@@ -32,7 +47,8 @@ export function checkLogDir(dir: string, appEnv: string, secrets: readonly strin
   let checks = 0;
   for (const name of names) {
     checks++;
-    if (!new RegExp(`^${appEnv}-\\d{4}-\\d{2}-\\d{2}\\.log$`).test(name)) report('log-line', `name ${name}`, `unexpected file name ${name}`);
+    const access = new RegExp(`^${appEnv}-access-\\d{4}-\\d{2}-\\d{2}\\.log$`).test(name);
+    if (!access && !new RegExp(`^${appEnv}-\\d{4}-\\d{2}-\\d{2}\\.log$`).test(name)) report('log-line', `name ${name}`, `unexpected file name ${name}`);
     const bytes = readFileSync(join(dir, name));
     checks++;
     if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) report('log-line', `end ${name}`, `${name} does not end with a newline`);
@@ -48,8 +64,8 @@ export function checkLogDir(dir: string, appEnv: string, secrets: readonly strin
       lines++;
       checks += 3;
       const size = Buffer.byteLength(line) + 1;
-      if (!LINE.test(line)) report('log-line', `shape`, `not an entry line: ${JSON.stringify(line.slice(0, 200))}`);
-      if (/[\x00-\x1f\x7f\u0080-\u009f]/.test(line)) report('log-line', 'control', `raw control character in ${JSON.stringify(line.slice(0, 200))}`);
+      if (access ? !isAccessLine(line) : !LINE.test(line)) report('log-line', `shape ${access}`, `not an ${access ? 'access' : 'entry'} line: ${JSON.stringify(line.slice(0, 200))}`);
+      if (/[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029]/.test(line)) report('log-line', 'control', `raw control character in ${JSON.stringify(line.slice(0, 200))}`);
       if (size > MAX_LINE_BYTES) report('log-line', `size`, `a line of ${size} bytes: ${JSON.stringify(line.slice(0, 160))}`);
       const critical = /^\S+ \S+ [a-z_]+\.CRITICAL: (.{0,160})/.exec(line);
       // A 501 for a transfer coding the client chose is provoked; every other CRITICAL is not.

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatAccessLine, formatMillis, shareRoom, type AccessRecord } from '../../src/log/access-format.js';
 import { createIsoTimestamper, MAX_LINE_BYTES } from '../../src/log/format.js';
+import { parseConfig } from '../../src/config.js';
+import { createSecretMasker } from '../../src/secrets.js';
 
 const madrid = () => createIsoTimestamper('Europe/Madrid');
 const noMask = (text: string) => text;
@@ -131,6 +133,17 @@ describe('formatAccessLine', () => {
       [value.request_id, value.method, value.routed_method, value.target, value.user_agent, value.referer, value.subject],
       ['id-******', 'M******', 'R******', '/x?key=******', 'ua ******', 'https://a.example/?k=******', 'sub-******'],
     );
+  });
+
+  it('masks with the real masker, a text holding a line feed (a token\'s subject may) included', () => {
+    const secret = 'bench-secret-4f5e6d7c';
+    const mask = createSecretMasker(parseConfig({ APP_ENV: 'test', APP_SECRET: secret }, process.cwd()));
+    const value = parsed(line({ target: `/a/${encodeURIComponent(secret)}`, userAgent: `curl ${secret}`, subject: `two\nlines ${secret}` }, mask));
+    assert.deepEqual([value.target, value.user_agent, value.subject], ['/a/******', 'curl ******', 'two\nlines ******']);
+    // Texts are masked apart: the end of one and the start of the next make no secret.
+    const half = secret.length / 2;
+    const apart = parsed(line({ target: `/${secret.slice(0, half)}`, userAgent: secret.slice(half) }, mask));
+    assert.deepEqual([apart.target, apart.user_agent], [`/${secret.slice(0, half)}`, secret.slice(half)]);
   });
 
   it('masks before it cuts: a secret at the cut never shows a start of itself', () => {

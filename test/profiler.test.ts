@@ -31,6 +31,13 @@ describe('debug headers', () => {
     assert.equal(res.headers['x-previous-debug-token'], undefined);
   });
 
+  it('shows the request id the answer carried on the profile\'s request panel', async () => {
+    const res = await send(dev.url, 'GET', '/nowhere-with-an-id');
+    const id = String(res.headers['x-request-id']);
+    const page = await send(dev.url, 'GET', `/_profiler/${res.headers['x-debug-token']}?panel=request`);
+    assert.ok(page.body.includes(`<tr><th>request id</th><td>${id}</td></tr>`), `no row for ${id}`);
+  });
+
   it('does not profile the profiler\'s own pages', async () => {
     const res = await send(dev.url, 'GET', '/_profiler/search_bar');
     assert.equal(res.status, 200);

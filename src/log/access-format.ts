@@ -8,7 +8,7 @@
  * "user_agent":"curl/8.5.0","referer":null,"subject":"alice","worker":0,"completed":true}`
  */
 import { MAX_LINE_BYTES } from './format.js';
-import { allPlain, cutJsonText, jsonNumber, jsonString, measureJsonText, plainJsonString } from './json-text.js';
+import { cutJsonText, jsonNumber, jsonString, measureJsonText } from './json-text.js';
 
 /** One answered request, as the server knows it at the end. */
 export interface AccessRecord {
@@ -84,53 +84,34 @@ const WIDEST_FRAME_BYTES: number = writeLine(
  * `… [N bytes cut]`.
  */
 export function formatAccessLine(record: AccessRecord, formatTime: (ms: number) => string, mask: (text: string) => string): string {
-  const sent = [record.requestId, record.clientIp, record.method, record.routedMethod, record.target, record.userAgent ?? '', record.referer ?? '', record.subject ?? ''];
-  // Joined by line feeds, the texts are masked in one pass and checked for escapes in one scan;
-  // a text holding a line feed itself (a token's subject may) is masked and quoted on its own.
-  const masked: { readonly texts: readonly string[]; readonly joined: string | undefined } =
-    (sent.some((text) => text.includes('\n')) ? undefined : maskTogether(sent, mask)) ?? { texts: sent.map(mask), joined: undefined };
+  const method = mask(record.method);
   const texts: AccessTexts = {
     time: formatTime(record.time),
-    request_id: masked.texts[0]!,
-    client_ip: masked.texts[1]!,
-    method: masked.texts[2]!,
-    routed_method: masked.texts[3]!,
-    target: masked.texts[4]!,
-    user_agent: record.userAgent === undefined ? null : masked.texts[5]!,
-    referer: record.referer === undefined ? null : masked.texts[6]!,
-    subject: record.subject === undefined ? null : masked.texts[7]!,
+    request_id: mask(record.requestId),
+    client_ip: record.clientIp,
+    method,
+    // Most requests are not tunnelled: the method is masked once.
+    routed_method: record.routedMethod === record.method ? method : mask(record.routedMethod),
+    target: mask(record.target),
+    user_agent: record.userAgent === undefined ? null : mask(record.userAgent),
+    referer: record.referer === undefined ? null : mask(record.referer),
+    subject: record.subject === undefined ? null : mask(record.subject),
   };
   // Every code unit is written in at most 6 bytes: most lines need no measuring.
-  let units = texts.time.length;
-  for (const text of masked.texts) units += text.length;
-  if (WIDEST_FRAME_BYTES + units * 6 > MAX_LINE_BYTES) {
-    fitTexts(texts, record);
-    return writeLine(texts, record, jsonString);
-  }
-  return writeLine(texts, record, masked.joined !== undefined && allPlain(masked.joined) ? plainJsonString : jsonString);
+  const units =
+    texts.time.length + texts.request_id.length + texts.client_ip.length + texts.method.length + texts.routed_method.length +
+    texts.target.length + (texts.user_agent?.length ?? 0) + (texts.referer?.length ?? 0) + (texts.subject?.length ?? 0);
+  if (WIDEST_FRAME_BYTES + units * 6 > MAX_LINE_BYTES) fitTexts(texts, record);
+  return writeLine(texts, record);
 }
 
-/**
- * Texts that hold no line feed, masked in one pass of the masker over them joined by line feeds
- * rather than a pass each: no secret holds a line feed (settings refuse control characters), so
- * none is found across two texts and masking keeps the joins where they were.
- */
-function maskTogether(texts: string[], mask: (text: string) => string): { texts: readonly string[]; joined: string } | undefined {
-  const joined = texts.join('\n');
-  const masked = mask(joined);
-  if (masked === joined) return { texts, joined };
-  const parts = masked.split('\n');
-  // A mask that made or took a line feed (never the service's own): each text is masked alone.
-  return parts.length === texts.length ? { texts: parts, joined: masked } : undefined;
-}
-
-/** The line, newline included: keys in their order, each text quoted once by `quote`. */
-function writeLine(texts: AccessTexts, figures: AccessFigures, quote: (text: string | null) => string = jsonString): string {
+/** The line, newline included: keys in their order, each text quoted once. */
+function writeLine(texts: AccessTexts, figures: AccessFigures): string {
   return (
-    `{"time":${quote(texts.time)},"request_id":${quote(texts.request_id)},"client_ip":${quote(texts.client_ip)}` +
-    `,"method":${quote(texts.method)},"routed_method":${quote(texts.routed_method)},"target":${quote(texts.target)}` +
+    `{"time":${jsonString(texts.time)},"request_id":${jsonString(texts.request_id)},"client_ip":${jsonString(texts.client_ip)}` +
+    `,"method":${jsonString(texts.method)},"routed_method":${jsonString(texts.routed_method)},"target":${jsonString(texts.target)}` +
     `,"status":${jsonNumber(figures.status)},"bytes":${jsonNumber(figures.bytes)},"duration_ms":${formatMillis(figures.durationMs)}` +
-    `,"user_agent":${quote(texts.user_agent)},"referer":${quote(texts.referer)},"subject":${quote(texts.subject)}` +
+    `,"user_agent":${jsonString(texts.user_agent)},"referer":${jsonString(texts.referer)},"subject":${jsonString(texts.subject)}` +
     `,"worker":${jsonNumber(figures.worker)},"completed":${figures.completed ? 'true' : 'false'}}\n`
   );
 }

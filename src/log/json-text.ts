@@ -51,19 +51,6 @@ function isPlain(text: string): boolean {
   return true;
 }
 
-/** Anything NOT_PLAIN finds but the line feed: texts joined by line feeds are all plain when it finds nothing. */
-const NOT_PLAIN_BUT_LF = /["\\\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
-
-/** Whether every text of `joined` (texts joined by `\n`) is written as it is between quotes. */
-export function allPlain(joined: string): boolean {
-  return !NOT_PLAIN_BUT_LF.test(joined);
-}
-
-/** `"text"` for a text known to be plain (see allPlain), `null` for null. */
-export function plainJsonString(text: string | null): string {
-  return text === null ? 'null' : `"${text}"`;
-}
-
 /**
  * `"text"`, or `null` for null: a JSON string one line may hold (see escapeJsonLine). Most
  * texts are plain and are quoted as they are; the others go through JSON.stringify.

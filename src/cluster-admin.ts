@@ -10,7 +10,7 @@ import { reportOf, runChecks, startAdminListener, WorkerReports, type AdminListe
 import type { Config } from './config.js';
 import type { FileLogger } from './log.js';
 import { EXPOSITION_CONTENT_TYPE, mergeSnapshots, renderExposition } from './metrics.js';
-import { processChecks } from './operability.js';
+import { processChecks } from './process-admin.js';
 import { createServiceMetrics } from './service-metrics.js';
 import { createSettingsStore, storeServiceDocument } from './store.js';
 

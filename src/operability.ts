@@ -1,20 +1,18 @@
 /**
- * What the operator sees of one serving process: its access log, its metrics and its readiness,
- * served on the operator's listener (ADMIN_PORT) or, in a cluster worker, reported to the
- * primary that serves it. With ACCESS_LOG=0 and no ADMIN_PORT, none of it exists and requests
- * pay nothing for it.
+ * What the operator sees of one serving process: its access log, and, with ADMIN_PORT, its
+ * metrics and readiness (`process-admin.ts`, loaded only then), served on the operator's listener
+ * or, in a cluster worker, reported to the primary that serves it. With ACCESS_LOG=0 and no
+ * ADMIN_PORT, none of it exists and requests pay nothing for it.
  */
-import { access, constants } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { reportToPrimary, runChecks, startAdminListener, type AdminReport, type AdminListener, type ReadinessCheck, type ReadinessReport } from './admin.js';
+import type { AdminListener } from './admin.js';
 import type { Config } from './config.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import { createAccessLog, type AccessLog, type LineCounts } from './log.js';
-import { EXPOSITION_CONTENT_TYPE, renderExposition } from './metrics.js';
 import type { PosterService } from './poster/service.js';
+import type { ProcessAdmin } from './process-admin.js';
 import { createOutcomeWatch, type OutcomeListener, type OutcomeWatch } from './request-outcome.js';
 import { createSecretMasker } from './secrets.js';
-import { countConnections, createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
 
 /** Where this process's metrics and readiness go: its own listener, the cluster primary, or nowhere. */
 export type AdminRole = 'listen' | 'report' | 'off';
@@ -38,8 +36,6 @@ export interface OperabilityOptions {
 export interface Operability {
   /** Told of every request's outcome; undefined when nobody listens (no access log, no metrics). */
   readonly outcomes: OutcomeWatch | undefined;
-  /** The metrics, when the operator's listener (here or at the primary) is on. */
-  readonly metrics: ServiceMetrics | undefined;
   /** Starts counting the server's connections and, with role `listen`, the operator's listener. */
   start(server: Server): Promise<AdminListener | undefined>;
   /** Lines queued reach the access log file. */
@@ -62,85 +58,21 @@ export function createConfiguredAccessLog(config: Config, clock?: () => number):
   });
 }
 
-export function createOperability(options: OperabilityOptions): Operability {
-  const { config, accessLog, role, posters } = options;
-  let openConnections = () => 0;
+export async function createOperability(options: OperabilityOptions): Promise<Operability> {
+  const { accessLog, role } = options;
   const logLines: Record<string, () => LineCounts> = {};
   if (options.errorLogLines !== undefined) logLines.error = options.errorLogLines;
   if (accessLog !== undefined) logLines.access = () => accessLog.lineCounts();
-  const metrics = role === 'off' ? undefined : createServiceMetrics({
-    logLines,
-    openConnections: () => openConnections(),
-    posters: posters && {
-      queueDepth: () => posters.pool.queueDepth,
-      storeBytes: posters.storeBytes,
-      storeLimit: config.posterMaxBytes,
-      jwtCacheHits: posters.jwtCacheHits,
-    },
-  });
-  if (metrics !== undefined) posters?.pool.watchRenders(metrics.rendered);
+  const admin: ProcessAdmin | undefined = role === 'off'
+    ? undefined
+    : (await import('./process-admin.js')).createProcessAdmin({ ...options, logLines, role });
   const listeners: OutcomeListener[] = [];
   if (accessLog !== undefined) listeners.push((outcome) => accessLog.record(outcome));
-  if (metrics !== undefined) listeners.push(metrics.answered);
-  const outcomes = listeners.length === 0 ? undefined : createOutcomeWatch(listeners, options.worker, options.newRequestId);
-  const checks = readinessChecks(options);
-  const readiness = (): Promise<ReadinessReport> => runChecks(checks);
-  let listener: AdminListener | undefined;
-  let reports: { stop(): void } | undefined;
+  if (admin !== undefined) listeners.push(admin.metrics.answered);
   return {
-    outcomes,
-    metrics,
-    async start(server) {
-      if (metrics === undefined) return undefined;
-      openConnections = countConnections(server);
-      if (role === 'report') {
-        reports = reportToPrimary(
-          (message: AdminReport) => process.send?.(message),
-          (handle) => process.on('message', handle),
-          { snapshot: () => metrics.registry.snapshot(), readiness },
-        );
-        return undefined;
-      }
-      listener = await startAdminListener(config.admin!.host, config.admin!.port, {
-        readiness,
-        metricsPage: async () => renderExposition(metrics.registry.snapshot()),
-        metricsContentType: EXPOSITION_CONTENT_TYPE,
-      });
-      return listener;
-    },
+    outcomes: listeners.length === 0 ? undefined : createOutcomeWatch(listeners, options.worker, options.newRequestId),
+    start: (server) => admin?.start(server) ?? Promise.resolve(undefined),
     flush: () => accessLog?.flush() ?? Promise.resolve(),
-    async close() {
-      reports?.stop();
-      metrics?.stop();
-      await listener?.close();
-    },
+    close: () => admin?.close() ?? Promise.resolve(),
   };
-}
-
-/** The checks of `/readyz`: stopping, the settings store, the log directory, the render pool. */
-function readinessChecks({ config, serviceDocument, posters, draining }: OperabilityOptions): ReadinessCheck[] {
-  const checks: ReadinessCheck[] = [
-    { name: 'stopping', run: () => (draining() ? 'the service is stopping (SIGTERM): drain it' : undefined) },
-    ...processChecks(config, serviceDocument),
-  ];
-  if (posters !== undefined) checks.push({ name: 'poster_pool', run: () => posters.pool.checkLive() });
-  return checks;
-}
-
-/** Checks any process of the service runs, the cluster primary included. */
-export function processChecks(config: Config, serviceDocument: ServiceDocumentSource): ReadinessCheck[] {
-  return [
-    { name: 'settings_store', run: async () => void (await serviceDocument()) },
-    { name: 'log_dir', run: () => writableDirectory(config.logDir) },
-  ];
-}
-
-/** Undefined when `dir` takes new files, else why not (`EACCES`, `EROFS`, `ENOENT`…). */
-async function writableDirectory(dir: string): Promise<string | undefined> {
-  try {
-    await access(dir, constants.W_OK);
-    return undefined;
-  } catch (err) {
-    return `${dir} takes no writes (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-  }
 }

@@ -83,7 +83,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     : undefined;
   let draining = false;
   const newRequestId = createRequestIdSource();
-  const operability = createOperability({
+  const operability = await createOperability({
     newRequestId,
     config,
     errorLogLines: isFileLogger(logger) ? () => logger.lineCounts() : undefined,

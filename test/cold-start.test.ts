@@ -37,14 +37,18 @@ function runRecorded(env: Record<string, string>) {
 }
 
 describe('cold start', () => {
-  it('loads neither jose nor the poster encoder, pool or JWT code up to the first GET / without the poster API', { timeout: 60_000 }, async () => {
+  it('loads neither jose nor the poster encoder, pool or JWT code, nor metrics or the operator\'s listener, up to the first GET / without the poster API or ADMIN_PORT', { timeout: 60_000 }, async () => {
     const { run, loaded } = runRecorded({ POSTER_API: '0' });
     const url = await run.listening;
     assert.equal((await send(url, 'GET', '/')).status, 200);
     const urls = loaded();
     // The hook saw the program itself, so an empty list cannot pass for a lean one.
     assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
-    const lazy = [`${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`];
+    // Without ADMIN_PORT the metrics and the operator's listener are not loaded either.
+    const lazy = [
+      `${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`,
+      moduleFile('metrics'), `${tree}/metrics/`, moduleFile('admin'), `${tree}/admin/`, moduleFile('process-admin'), moduleFile('service-metrics'),
+    ];
     for (const needle of ['/node_modules/jose/', ...lazy.map((path) => `/${path}`), 'node:crypto']) {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);

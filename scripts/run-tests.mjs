@@ -8,6 +8,7 @@
 // Node 20's --test takes no globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 
 /** The tests that talk to a whole server over raw sockets (framing, connections, client errors). */
@@ -35,7 +36,11 @@ if (files.length === 0) {
   console.error(`no ${tier} test files found`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+// Unit files at once: Node's default (one less than the cores) runs them one by one on two
+// cores, though most of a file's time is spent waiting on servers, timers and child programs.
+// The other tiers run one file at a time: they take real ports and outside programs.
+const concurrency = tier === 'unit' ? Math.max(2, availableParallelism()) : 1;
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -8,11 +8,10 @@ import type { Server } from 'node:http';
 import type { AdminListener } from './admin.js';
 import type { Config } from './config.js';
 import type { ServiceDocumentSource } from './entry-point.js';
-import { createAccessLog, type AccessLog, type LineCounts } from './log.js';
+import type { AccessLog, LineCounts } from './log.js';
 import type { PosterService } from './poster/service.js';
 import type { ProcessAdmin } from './process-admin.js';
 import { createOutcomeWatch, type OutcomeListener, type OutcomeWatch } from './request-outcome.js';
-import { createSecretMasker } from './secrets.js';
 
 /** Where this process's metrics and readiness go: its own listener, the cluster primary, or nowhere. */
 export type AdminRole = 'listen' | 'report' | 'off';
@@ -42,20 +41,6 @@ export interface Operability {
   flush(): Promise<void>;
   /** Stops the listener, the reports and the monitors (after the service stopped serving). */
   close(): Promise<void>;
-}
-
-/** The access log the settings describe, or none with ACCESS_LOG=0. */
-export function createConfiguredAccessLog(config: Config, clock?: () => number): AccessLog | undefined {
-  if (!config.accessLog) return undefined;
-  return createAccessLog({
-    dir: config.logDir,
-    appEnv: config.appEnv,
-    timeZone: config.logTimeZone,
-    maxFiles: config.logMaxFiles,
-    maxBytes: config.logMaxBytes,
-    clock,
-    mask: createSecretMasker(config),
-  });
 }
 
 export async function createOperability(options: OperabilityOptions): Promise<Operability> {

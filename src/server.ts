@@ -19,12 +19,15 @@ import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createFileLogger, createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
+import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
 import type { ServiceDocumentSource } from './entry-point.js';
 import type { PosterService } from './poster/service.js';
 import { createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store.js';
 import type { AdminListener } from './admin.js';
-import { createConfiguredAccessLog, createOperability } from './operability.js';
+import { createOperability } from './operability.js';
+import { createConfiguredAccessLog, createConfiguredFileLogger } from './log-files.js';
+
+export { createConfiguredFileLogger } from './log-files.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;
@@ -168,17 +171,6 @@ function isFileLogger(logger: Logger): logger is FileLogger {
   return typeof (logger as Partial<FileLogger>).lineCounts === 'function';
 }
 
-/** The daily file sink the settings describe. */
-export function createConfiguredFileLogger(config: Config, clock?: () => number): FileLogger {
-  return createFileLogger({
-    dir: config.logDir,
-    appEnv: config.appEnv,
-    timeZone: config.logTimeZone,
-    maxFiles: config.logMaxFiles,
-    maxBytes: config.logMaxBytes,
-    clock,
-  });
-}
 
 /**
  * Stops accepting and closes idle connections at once (a FIN, not a reset); every answer from

@@ -17,11 +17,11 @@ const HEADERS_ONLY = Symbol('headersOnly');
 /** The request id every head of the response carries (`X-Request-Id`). */
 const REQUEST_ID = Symbol('requestId');
 
-/** The body length the written head announced (0 for a head without a body). */
-const BODY_BYTES = Symbol('bodyBytes');
+/** The head written for a response with a body (none for HEAD, a tunnelled HEAD, 204, 304). */
+const HEAD_WITH_BODY = Symbol('headWithBody');
 
 /** `_sent100` is Node's own mark of a response whose 100 Continue was written or queued. */
-type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; [BODY_BYTES]?: number; _sent100?: boolean };
+type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; [HEAD_WITH_BODY]?: Readonly<HeaderList>; _sent100?: boolean };
 
 /**
  * Frames a response for the method on the wire (SPEC 13); called once per request, before
@@ -58,7 +58,8 @@ export function writeFramedHead(res: ServerResponse, status: number, headers: Re
   const withBody = (res as MarkedResponse)[HEADERS_ONLY] !== true;
   const framed = withBody || hasNoContent(status) ? headers : withZeroLength(headers);
   const requestId = (res as MarkedResponse)[REQUEST_ID];
-  (res as MarkedResponse)[BODY_BYTES] = withBody && res.req.method !== 'HEAD' ? announcedLength(framed) : 0;
+  // Kept, not read: only the access log and the metrics ask for the length, after the answer.
+  if (withBody && res.req.method !== 'HEAD') (res as MarkedResponse)[HEAD_WITH_BODY] = framed;
   // Node only reads the list it is given (its type asks for a mutable one).
   res.writeHead(status, (requestId === undefined ? framed : framed.concat('x-request-id', requestId)) as HeaderList);
   // A pipelined request's 100 Continue waits in its response's queue until the answers before
@@ -73,10 +74,8 @@ export function writeFramedHead(res: ServerResponse, status: number, headers: Re
  * Content-Length announced, 0 for a head without a body (HEAD, 204, 304) or none written yet.
  */
 export function answeredBodyBytes(res: ServerResponse): number {
-  return (res as MarkedResponse)[BODY_BYTES] ?? 0;
-}
-
-function announcedLength(headers: Readonly<HeaderList>): number {
+  const headers = (res as MarkedResponse)[HEAD_WITH_BODY];
+  if (headers === undefined) return 0;
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === 'content-length') return Number(headers[i + 1]);
   return 0;
 }

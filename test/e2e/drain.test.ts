@@ -14,7 +14,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -22,7 +21,7 @@ import { send, type RawResponse } from '../helpers/http.js';
 import { readAccessLog } from '../helpers/log-files.js';
 import { runProgram } from '../helpers/programs.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
-import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, stopNginxAndInstances, waitForPort, writeThrowAwayCertificate } from './nginx-helpers.js';
+import { freePort, httpsGet, mainConfig, PROXY_ADDRESS, renderSite, startNginx, stopNginxAndInstances, waitForPort, writeThrowAwayCertificate } from './nginx-helpers.js';
 
 const DRAIN_SECONDS = 3;
 
@@ -141,21 +140,6 @@ describe('HAProxy checking /readyz drains an instance on SIGTERM', () => {
   });
 });
 
-/** A request over TLS, trusting only the test's own certificate. */
-function httpsGet(port: number, ca: string, target: string): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path: target, ca, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer in 10 s to GET ${target}`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('nginx (the shipped site) in front of an instance that drains on SIGTERM', () => {
   it('loses no request while the instance drains and after it stops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nginx-drain-'));
@@ -185,11 +169,11 @@ describe('nginx (the shipped site) in front of an instance that drains on SIGTER
     void draining.program.exited.then(() => setTimeout(() => (stopped = true), 1000));
     const results = await load((i) => {
       if (i === 50) draining.program.child.kill('SIGTERM');
-      return httpsGet(tlsPort, certificate, `/drain-${i}`);
+      return httpsGet(tlsPort, certificate, `/drain-${i}`, { 'x-request-id': 'chosen-by-the-client' });
     }, () => stopped);
     const failed = results.filter((a) => a.status !== 404);
     assert.deepEqual(failed, [], 'no request through nginx failed');
-    // The site passes nginx's own request id, which the instances (trusting nginx) keep.
+    // The site replaces the client's id by nginx's own, which the instances (trusting nginx) keep.
     assert.deepEqual(results.filter((a) => !/^[0-9a-f]{32}$/.test(a.id)), [], 'answers whose id is not nginx\'s $request_id');
     assert.ok(results.length > 100, `load kept going (${results.length} requests)`);
     const [code] = await draining.program.exited;

@@ -8,14 +8,31 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
 import { join } from 'node:path';
+import type { RawResponse } from '../helpers/http.js';
 import { runProgram } from '../helpers/programs.js';
 import type { ServerProgram } from '../helpers/service.js';
 
 export const SITE_FILE = 'deploy/nginx/problem-service.conf';
 /** nginx connects to the instances from this address (`proxy_bind`), the only one they trust. */
 export const PROXY_ADDRESS = '127.0.0.2';
+
+/** A GET over TLS to a loopback port, trusting only the test's own certificate `ca`. */
+export function httpsGet(port: number, ca: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port, path: target, ca, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer in 10 s to GET ${target}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** A free loopback port, chosen by asking the kernel for one and releasing it. */
 export async function freePort(): Promise<number> {

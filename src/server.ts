@@ -205,11 +205,14 @@ export async function main(): Promise<void> {
     throw err;
   }
   const logger = createConfiguredFileLogger(config);
-  // Whatever ends the process, queued lines reach the file.
-  process.on('exit', () => logger.flushSync());
+  const logs: { flush(): Promise<void>; flushSync(): void }[] = [logger];
+  // Whatever ends the process, queued lines reach the files.
+  process.on('exit', () => {
+    for (const log of logs) log.flushSync();
+  });
   process.on('uncaughtException', (err) => {
     logger.log('app', 'CRITICAL', `Uncaught ${err.name}: "${err.message}" ${err.stack ?? ''}`);
-    void logger.flush().finally(() => process.exit(1));
+    void Promise.all(logs.map((log) => log.flush())).finally(() => process.exit(1));
   });
   // node:cluster brings child_process and its primary along: loaded only with WORKERS > 1 (the
   // workers it forks read the same settings, so they load it too).
@@ -222,7 +225,7 @@ export async function main(): Promise<void> {
     return;
   }
   const accessLog = createConfiguredAccessLog(config);
-  if (accessLog) process.on('exit', () => accessLog.flushSync());
+  if (accessLog) logs.push(accessLog);
   const running = await startServer({
     config,
     logger,

@@ -102,6 +102,8 @@ export class DailyFileSink {
   #queueDropped = 0;
   #open: OpenLogFile | undefined;
   #pumping: Promise<void> | undefined;
+  /** A batch taken from the queue whose file is still opening: flushSync writes it instead. */
+  #awaitingFile: QueuedLine[] | undefined;
   /** Writing is paused until the retry timer fires. */
   #failing = false;
   /** A failure was reported on stderr and no write has succeeded since. */
@@ -169,6 +171,10 @@ export class DailyFileSink {
 
   /** Writes what is queued synchronously: for the process's `exit` event only. */
   flushSync(): void {
+    if (this.#awaitingFile !== undefined) {
+      this.#queue.putBack(this.#awaitingFile);
+      this.#awaitingFile = undefined;
+    }
     if (this.#queue.length > 0) {
       try {
         mkdirSync(this.#dir, { recursive: true });
@@ -226,25 +232,40 @@ export class DailyFileSink {
   async #pump(): Promise<void> {
     while (this.#queue.length > 0 && !this.#failing) {
       const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
-      let unwritten = batch;
+      this.#awaitingFile = batch;
+      let file: OpenLogFile;
       try {
-        const file = await this.#fileFor(batch[0]!.date);
-        const plan = this.#plan(batch, file.size, file.path);
-        const outcome = await file.write(plan.data);
-        if (outcome.error !== undefined) {
-          unwritten = this.#dropWritten(batch, plan, outcome.written, file.path);
-          throw outcome.error;
-        }
-        this.#commit(batch, plan, file.path);
-        if (this.#reported) {
-          this.#reported = false;
-          this.#warn(`${this.#what}: writing to ${this.#dir} again`);
-        }
+        file = await this.#fileFor(batch[0]!.date);
       } catch (err) {
-        // Put what is not in the file back in front, keep answering, say so once, retry later.
-        this.#queue.putBack(unwritten);
+        if (this.#awaitingFile === batch) this.#queue.putBack(batch);
+        this.#awaitingFile = undefined;
         this.#reportFailure(err as NodeJS.ErrnoException);
+        continue;
       }
+      if (this.#awaitingFile !== batch) continue; // flushSync wrote it while the file opened
+      this.#awaitingFile = undefined;
+      await this.#writeBatch(file, batch);
+    }
+  }
+
+  async #writeBatch(file: OpenLogFile, batch: QueuedLine[]): Promise<void> {
+    let unwritten = batch;
+    try {
+      const plan = this.#plan(batch, file.size, file.path);
+      const outcome = await file.write(plan.data);
+      if (outcome.error !== undefined) {
+        unwritten = this.#dropWritten(batch, plan, outcome.written, file.path);
+        throw outcome.error;
+      }
+      this.#commit(batch, plan, file.path);
+      if (this.#reported) {
+        this.#reported = false;
+        this.#warn(`${this.#what}: writing to ${this.#dir} again`);
+      }
+    } catch (err) {
+      // Put what is not in the file back in front, keep answering, say so once, retry later.
+      this.#queue.putBack(unwritten);
+      this.#reportFailure(err as NodeJS.ErrnoException);
     }
   }
 

@@ -98,6 +98,18 @@ describe('the daily file sink', () => {
     log.flushSync();
     assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.CRITICAL: dying\n');
   });
+
+  it('writes at flushSync the lines a write in progress had taken but not yet written, once', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { flushDelayMs: 0 });
+    log.log('app', 'INFO', 'taken while the file opens');
+    // The sink's 0 ms timer fires first: its write has taken the line and is opening the file.
+    await new Promise((r) => setTimeout(r, 0));
+    log.flushSync(); // what the exit after an uncaught exception does
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.INFO: taken while the file opens\n');
+    await log.close(); // the interrupted write goes on and must not repeat the line
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.INFO: taken while the file opens\n');
+  });
 });
 
 describe('retention', () => {

@@ -229,8 +229,14 @@ export class DailyFileSink {
       });
   }
 
+  /**
+   * Writes one batch, and more only while a whole batch is waiting. Lines given during a write
+   * wait for the next gathering delay: writing them at once made a busy server write nearly
+   * every line on its own, one thread-pool round trip each.
+   */
   async #pump(): Promise<void> {
-    while (this.#queue.length > 0 && !this.#failing) {
+    if (this.#queue.length === 0 || this.#failing) return;
+    do {
       const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
       this.#awaitingFile = batch;
       let file: OpenLogFile;
@@ -245,7 +251,7 @@ export class DailyFileSink {
       if (this.#awaitingFile !== batch) continue; // flushSync wrote it while the file opened
       this.#awaitingFile = undefined;
       await this.#writeBatch(file, batch);
-    }
+    } while (this.#queue.bytes >= MAX_BATCH_BYTES && !this.#failing);
   }
 
   async #writeBatch(file: OpenLogFile, batch: QueuedLine[]): Promise<void> {

@@ -28,6 +28,11 @@ export class LineQueue {
     return this.#lines.length;
   }
 
+  /** Bytes of the queued lines. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   /** Whether `bytes` more still fit under the bound. */
   fits(bytes: number): boolean {
     return this.#bytes + bytes <= this.#maxBytes;

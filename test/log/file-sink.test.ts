@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileLogger, type FileLoggerOptions } from '../../src/log/file-sink.js';
+import type { WriteBytes } from '../../src/log/open-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'log-file-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -97,6 +98,30 @@ describe('the daily file sink', () => {
     log.log('app', 'CRITICAL', 'dying');
     log.flushSync();
     assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.CRITICAL: dying\n');
+  });
+
+  it('writes a steady stream of lines in few large writes, not one by one', async () => {
+    const dir = freshDir();
+    let writes = 0;
+    // A busy machine: each write takes 5 ms to come back.
+    const writeBytes: WriteBytes = async (fd, data, offset, length) => {
+      writes++;
+      await new Promise((r) => setTimeout(r, 5));
+      return fd.write(data, offset, length);
+    };
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { writeBytes });
+    // A line every millisecond or so for 300 ms: a sink that wrote whatever came in during its
+    // last write would write every few lines on their own.
+    const until = Date.now() + 300;
+    let lines = 0;
+    while (Date.now() < until) {
+      log.log('request', 'ERROR', `line ${++lines}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await log.close();
+    assert.equal(read(dir, 'test-2026-11-22.log').split('\n').length - 1, lines);
+    // 20 ms gathering plus 5 ms writes: about 12 writes for 300 ms (slack for a slow machine).
+    assert.ok(writes <= 30, `${writes} writes for ${lines} lines`);
   });
 
   it('writes at flushSync the lines a write in progress had taken but not yet written, once', async () => {

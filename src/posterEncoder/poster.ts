@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { drawBackground, drawText, planText, POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
 import { Canvas } from './draw/canvas.js';
+import { GlyphCache } from './draw/text.js';
 import { encodeJpeg, JpegEncoder, type JpegImage, type Subsampling } from './jpeg/encode.js';
 import { canonicalJson, type PosterSpec } from './spec.js';
 
@@ -81,17 +82,20 @@ export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts): Uint8Arr
 /**
  * A renderer for a run of posters (one per render worker): it owns the canvas renders draw on,
  * 8 MiB of pixels a render would otherwise leave to the garbage collector, which lets dead ones
- * pile up between full collections, and a JpegEncoder with its kept buffers. Drawing and encoding
- * run without a pause, so no two renders share them. Same bytes as `renderPosterJpeg`.
+ * pile up between full collections, a JpegEncoder with its kept buffers, and a GlyphCache
+ * (at most GLYPH_CACHE_BYTES) so glyphs at sizes an earlier poster used are not rasterised again.
+ * Drawing and encoding run without a pause, so no two renders share them. Same bytes as
+ * `renderPosterJpeg`.
  */
 export class PosterRenderer {
   #canvas: Canvas | undefined;
   readonly #encoder = new JpegEncoder();
+  readonly #glyphs = new GlyphCache();
 
   /** Renders one poster; see renderPosterJpeg. */
   render(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
     const canvas = drawBackground(spec, this.#reusedCanvas());
-    drawText(canvas, planText(spec, fonts));
+    drawText(canvas, planText(spec, fonts), this.#glyphs);
     return this.#encode(canvas, spec.quality);
   }
 
@@ -100,7 +104,7 @@ export class PosterRenderer {
     const t0 = clock();
     const canvas = drawBackground(spec, this.#reusedCanvas());
     const t1 = clock();
-    drawText(canvas, planText(spec, fonts));
+    drawText(canvas, planText(spec, fonts), this.#glyphs);
     const t2 = clock();
     const bytes = this.#encode(canvas, spec.quality);
     const t3 = clock();

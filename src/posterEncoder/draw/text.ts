@@ -43,22 +43,48 @@ function unreachable(x: never): never {
   throw new TypeError(`unexpected outline command ${JSON.stringify(x)}`);
 }
 
-/** Masks of glyphs already rasterised at a size and quarter-pixel offset, per font. */
+/**
+ * Bytes of coverage a GlyphCache keeps by default: about twice the masks of a typical poster
+ * (134 distinct glyph masks, 1.0 MB, for bench/poster.mjs's spec), so a render worker's next
+ * poster at the same sizes rasterises no glyph again.
+ */
+export const GLYPH_CACHE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Masks of glyphs already rasterised at a size and quarter-pixel offset, per font, within a
+ * budget of bytes: a mask that would take the cache past it first empties the cache (masks are
+ * only ever rasterised again, never wrong), so a long-lived cache cannot grow without bound.
+ */
 export class GlyphCache {
   readonly #masks = new Map<Font, Map<string, CoverageMask>>();
+  readonly #budget: number;
+  #bytes = 0;
+
+  constructor(budgetBytes = GLYPH_CACHE_BYTES) {
+    this.#budget = budgetBytes;
+  }
+
+  /** Bytes of coverage held now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
 
   mask(font: Font, glyphIndex: number, size: number, subpixel: number): CoverageMask {
+    const key = `${glyphIndex}:${size}:${subpixel}`;
+    const cached = this.#masks.get(font)?.get(key);
+    if (cached !== undefined) return cached;
+    const mask = rasterizeGlyph(font, glyphIndex, size, subpixel / SUBPIXELS);
+    if (this.#bytes + mask.data.byteLength > this.#budget) {
+      this.#masks.clear();
+      this.#bytes = 0;
+    }
     let perFont = this.#masks.get(font);
     if (perFont === undefined) {
       perFont = new Map();
       this.#masks.set(font, perFont);
     }
-    const key = `${glyphIndex}:${size}:${subpixel}`;
-    let mask = perFont.get(key);
-    if (mask === undefined) {
-      mask = rasterizeGlyph(font, glyphIndex, size, subpixel / SUBPIXELS);
-      perFont.set(key, mask);
-    }
+    perFont.set(key, mask);
+    this.#bytes += mask.data.byteLength;
     return mask;
   }
 }

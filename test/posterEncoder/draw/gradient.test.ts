@@ -4,6 +4,7 @@ import { Canvas } from '../../../src/posterEncoder/draw/canvas.js';
 import { readFileSync } from 'node:fs';
 import { BAYER_8X8, fillLinearGradient } from '../../../src/posterEncoder/draw/gradient.js';
 import { posterSchema } from '../../../src/posterEncoder/schema.js';
+import type { Rgb } from '../../../src/posterEncoder/draw/color.js';
 
 /** Mean of one channel over rows [y0, y1) and all columns. */
 function bandMean(canvas: Canvas, channel: number, y0: number, y1: number): number {
@@ -51,6 +52,40 @@ describe('fillLinearGradient', () => {
     // And the band means follow the exact ramp closely.
     const expected = 20 + (20 * (1000 + 4)) / 2436;
     assert.ok(Math.abs(bandMean(canvas, 0, 1000, 1008) - expected) < 0.1, `band at 1000 ≈ ${expected}`);
+  });
+
+  it('gives every pixel floor(v + θ) of the running per-pixel sums, whatever the width and its row alignment', () => {
+    // The plain loop the word stores must match byte for byte: widths 1..19 put rows at every
+    // offset modulo 4 pixels, with and without whole 8-pixel groups.
+    const reference = (canvas: Canvas, from: Rgb, to: Rgb, angle: number) => {
+      const { width, height, data } = canvas;
+      const dx = Math.sin((angle * Math.PI) / 180);
+      const dy = -Math.cos((angle * Math.PI) / 180);
+      const length = Math.abs(width * dx) + Math.abs(height * dy);
+      let i = 0;
+      for (let y = 0; y < height; y++) {
+        const t0 = 0.5 + ((0.5 - width / 2) * dx + (y + 0.5 - height / 2) * dy) / length;
+        let [r, g, b] = [from.r + (to.r - from.r) * t0, from.g + (to.g - from.g) * t0, from.b + (to.b - from.b) * t0];
+        for (let x = 0; x < width; x++, i += 3) {
+          const threshold = (BAYER_8X8[((y & 7) << 3) | (x & 7)] + 0.5) / 64;
+          [data[i], data[i + 1], data[i + 2]] = [r + threshold, g + threshold, b + threshold];
+          r += (to.r - from.r) * (dx / length);
+          g += (to.g - from.g) * (dx / length);
+          b += (to.b - from.b) * (dx / length);
+        }
+      }
+    };
+    const from = { r: 3, g: 200, b: 7 };
+    const to = { r: 250, g: 1, b: 128 };
+    for (let width = 1; width < 20; width++) {
+      for (const angle of [0, 37, 90, 160, 271]) {
+        const expected = new Canvas(width, 11);
+        const actual = new Canvas(width, 11);
+        reference(expected, from, to, angle);
+        fillLinearGradient(actual, from, to, angle);
+        assert.deepEqual(actual.data, expected.data, `width ${width}, angle ${angle}`);
+      }
+    }
   });
 
   it('is deterministic', () => {

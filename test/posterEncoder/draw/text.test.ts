@@ -63,3 +63,19 @@ describe('drawLine', () => {
     for (let x = 0; x < 9; x++) assert.deepEqual(canvas.pixel(x, 60), [0, 0, 0], `column ${x} left of the pen`);
   });
 });
+
+describe('GlyphCache', () => {
+  it('keeps masks within its byte budget, emptying itself rather than growing past it', () => {
+    const one = rasterizeGlyph(font, font.glyphIndex(0x57), 120).data.byteLength; // W
+    const cache = new GlyphCache(Math.floor(2.5 * one));
+    const first = cache.mask(font, font.glyphIndex(0x57), 120, 0);
+    cache.mask(font, font.glyphIndex(0x57), 120, 1);
+    assert.equal(cache.bytes, first.data.byteLength + cache.mask(font, font.glyphIndex(0x57), 120, 1).data.byteLength, 'two masks held');
+    assert.equal(cache.mask(font, font.glyphIndex(0x57), 120, 0), first, 'a hit returns the kept mask');
+    cache.mask(font, font.glyphIndex(0x57), 120, 2);
+    assert.ok(cache.bytes <= 2.5 * one, `${cache.bytes} bytes within the budget of ${2.5 * one}`);
+    const again = cache.mask(font, font.glyphIndex(0x57), 120, 0);
+    assert.notEqual(again, first, 'emptied: the first mask was rasterised again');
+    assert.deepEqual(again.data, first.data, 'to the same coverage');
+  });
+});

@@ -42,12 +42,14 @@ export function parseTzif(bytes: Uint8Array): OffsetAt | undefined {
   const transitions: number[] = [];
   const offsetAfter: number[] = [];
   for (let i = 0; i < counts.time; i++) {
-    transitions.push(Number(view.getBigInt64(timesAt + i * 8)));
+    // A signed 64-bit count of seconds, read as two halves (no BigInt: exact below 2^53).
+    transitions.push(view.getInt32(timesAt + i * 8) * 2 ** 32 + view.getUint32(timesAt + i * 8 + 4));
     const type = bytes[indicesAt + i];
     if (type >= counts.type) return undefined;
     offsetAfter.push(offsets[type]);
   }
-  const footer = String.fromCharCode(...bytes.subarray(footerAt + 1, footerEnd));
+  let footer = '';
+  for (let i = footerAt + 1; i < footerEnd; i++) footer += String.fromCharCode(bytes[i]);
   // An empty footer: the last transition's type holds for ever after (RFC 8536 3.3).
   const after = footer === '' ? undefined : parsePosixTz(footer);
   if (footer !== '' && after === undefined) return undefined;

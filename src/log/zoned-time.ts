@@ -48,9 +48,11 @@ export function intlOffsets(timeZone: string): OffsetAt {
     second: '2-digit',
   });
   return (epochSeconds) => {
-    const parts: Record<string, number> = {};
-    for (const part of formatter.formatToParts(epochSeconds * 1000)) parts[part.type] = Number(part.value);
-    const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) / 1000;
+    const p = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+    for (const part of formatter.formatToParts(epochSeconds * 1000)) {
+      if (part.type in p) p[part.type as keyof typeof p] = Number(part.value);
+    }
+    const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) / 1000;
     return wall - epochSeconds;
   };
 }

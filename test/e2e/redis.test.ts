@@ -3,12 +3,13 @@
  * free loopback port with a password, no persistence and no unix socket: AUTH, SELECT, ten
  * thousand pipelined INCRs, EVALSHA falling back to EVAL, and an outage (SIGKILL, then a restart
  * on the same port) that commands see as a prompt RedisUnavailable and the client recovers from
- * by itself. Fails, never skips, without redis-server.
+ * by itself; and rediss:// against redis-server's TLS port, with a certificate openssl makes.
+ * Fails, never skips, without redis-server or openssl.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -22,6 +23,7 @@ import {
   type RedisClientOptions,
   type RedisState,
 } from '../../src/redis.js';
+import { runProgram } from '../helpers/programs.js';
 import { freePort } from './nginx-helpers.js';
 
 const PASSWORD = 'e2e p@ss:word';
@@ -31,11 +33,11 @@ interface RunningRedis {
   output(): string;
 }
 
-/** Starts redis-server on `port` and waits until it accepts connections. */
-async function startRedis(port: number, dir: string): Promise<RunningRedis> {
+/** Starts redis-server on `port` (plain TCP unless `extra` says otherwise) and waits until it accepts connections. */
+async function startRedis(port: number, dir: string, extra: readonly string[] = []): Promise<RunningRedis> {
   const child = spawn('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--requirepass', PASSWORD,
-    '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '',
+    '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '', ...extra,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c));
@@ -180,5 +182,32 @@ describe('RedisClient against redis-server', () => {
     // a new server: nothing kept (no persistence), the script cache empty (EVALSHA falls back)
     assert.equal(await client.evalScript(script, ['survivor'], []), 1);
     assert.equal(await client.command(['CLIENT', 'INFO']).then((info) => /db=3/.test(String(info))), true, 'SELECTed again');
+  });
+});
+
+describe('RedisClient over TLS (rediss://)', () => {
+  it('verifies the server against the CA it is given, and refuses one it does not trust', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'redis-tls-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    const made = await runProgram('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
+    ]);
+    assert.equal(made.code, 0, made.stderr);
+    const port = await freePort();
+    const redis = await startRedis(0, dir, ['--tls-port', String(port), '--tls-cert-file', cert, '--tls-key-file', key, '--tls-auth-clients', 'no']);
+    after(() => kill(redis, 'SIGTERM'));
+    const url = parseRedisUrl(`rediss://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/5`);
+
+    const trusting = createRedisClient(url, { tls: { ca: readFileSync(cert) } });
+    after(() => trusting.close());
+    assert.equal(await trusting.set('over-tls', 'yes'), true);
+    assert.equal(String(await trusting.get('over-tls')), 'yes');
+
+    const doubting = createRedisClient(url, { backoff: { initialDelayMs: 60_000, maxDelayMs: 60_000 } });
+    after(() => doubting.close());
+    await reach(doubting, 'disconnected');
+    assert.match(doubting.lastError!.message, /self[- ]signed certificate/);
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * Redis, the door of `redis/`: our own small client for the limits several machines share
+ * (`REDIS_URL`). `redis/url.ts` parses the URL, `redis/encoder.ts` and `redis/parser.ts` speak
+ * RESP2 (bounded, linear), `redis/link.ts` is one connection, `redis/client.ts` the client
+ * (pipelining, AUTH/SELECT, timeouts, reconnection), `redis/commands.ts` its typed commands,
+ * `redis/errors.ts` what it rejects with.
+ */
+export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis/url.js';
+export { encodeCommand, type RedisArg } from './redis/encoder.js';
+export { DEFAULT_REPLY_LIMITS, ReplyParser, type RedisReply, type ReplyLimits } from './redis/parser.js';
+export { DEFAULT_BACKOFF, reconnectDelay, type BackoffPolicy } from './redis/backoff.js';
+export { createScript, type RedisScript } from './redis/script.js';
+export type { SetOptions, WindowCount } from './redis/commands.js';
+export {
+  createRedisClient,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_PENDING_COMMANDS,
+  RedisClient,
+  type RedisClientOptions,
+  type RedisState,
+  type RedisStateChange,
+} from './redis/client.js';
+export {
+  REDIS_FAILURES,
+  RedisError,
+  RedisFailure,
+  RedisProtocolError,
+  RedisTimeout,
+  RedisUnavailable,
+  type RedisFailureCode,
+  type UnavailableReason,
+} from './redis/errors.js';

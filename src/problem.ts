@@ -194,8 +194,13 @@ function lastSlashBefore(text: string, end: number): number {
   return -1;
 }
 
+/** RFC 3986 pchar without `%`: a segment of these needs no encoding. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
+
 /** Keeps a raw segment a valid URI segment: characters outside RFC 3986 pchar are encoded. */
 function encodeSegment(segment: string): string {
+  // Most segments are plain pchar already: one test instead of two replacing passes.
+  if (PLAIN_SEGMENT.test(segment)) return segment;
   return segment.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@%]/gu, (c) => encodeURIComponent(c)).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
 }
 

@@ -26,6 +26,9 @@ describe('request ids', () => {
     assert.equal(ids.size, 1000);
     const fixed = createRequestIdSource(() => 0.5);
     assert.equal(fixed(), '80000000'.repeat(4));
+    // Every digit written, leading zeros kept, the largest draw all f.
+    const draws = [1 / 2 ** 32, 0x0a0b0c0d / 2 ** 32, 1 - 2 ** -53, 0];
+    assert.equal(createRequestIdSource(() => draws.shift()!)(), '000000010a0b0c0dffffffff00000000');
     // No part common to one source's ids: neither a count nor an instance can be read from them.
     const [a, b] = [newId(), newId()];
     assert.ok([0, 8, 16, 24].every((at) => a.slice(at, at + 8) !== b.slice(at, at + 8)), `${a} ${b}`);

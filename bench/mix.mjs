@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { fixedRateLatency } from './lib/fixed-rate.mjs';
 import { requestMix, wrkScript } from './lib/mix.mjs';
 import { SECRETS, cpuSeconds, machine, median, startChild } from './lib/measure.mjs';
 import { report } from './lib/results.mjs';
@@ -25,6 +25,9 @@ const CONNECTIONS = 32;
 const BEFORE = process.env.BEFORE;
 const SERVER_CPU = 0;
 const LOAD_CPU = 1;
+
+// This process sends the fixed-rate load: on the load generator's core, not the server's.
+execFileSync('taskset', ['-p', '-c', String(LOAD_CPU), String(process.pid)], { stdio: 'ignore' });
 
 const work = mkdtempSync(join(tmpdir(), 'bench-mix-'));
 const requests = requestMix(4000, SEED);
@@ -104,16 +107,17 @@ for (let round = 0; round <= ROUNDS; round++) {
   }
 }
 
-/** p99 latency (ms) at a fixed rate, the mix sent by autocannon from this process (core 1). */
+/** p50 and p99 latency (ms) at a fixed rate, open loop (lib/fixed-rate.mjs), sent from this process. */
 async function p99At(name) {
   const logDir = mkdtempSync(join(work, 'log-'));
   const server = await SERVERS[name](logDir);
-  const opts = { url: server.url, connections: 16, overallRate: RATE, requests: requests.map((r) => ({ method: 'GET', path: r.path, headers: r.headers })) };
-  await autocannon({ ...opts, duration: 1 });
-  const result = await autocannon({ ...opts, duration: DURATION });
+  const options = { rate: RATE, connections: 16 };
+  await fixedRateLatency(server.url, requests, { ...options, seconds: 1 });
+  const result = await fixedRateLatency(server.url, requests, { ...options, seconds: DURATION });
   await server.stop();
   rmSync(logDir, { recursive: true, force: true });
-  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+  if (result.failed > 0) throw new Error(`${name}: ${result.failed} of ${result.sent} requests failed at ${RATE} req/s`);
+  return { p50: result.p50.toFixed(2), p99: result.p99.toFixed(2) };
 }
 const latency = {};
 for (const name of NAMES) latency[name] = await p99At(name);
@@ -145,6 +149,10 @@ line and, when the type is not \`about:blank\`, the incident line: ours through 
 sink, the peers through pino's asynchronous destination. wrk sends the list in order (each run
 from a random offset). Ratios are medians of the per-round ratios; "lines lost" counts answered
 requests without their error line (and, for ours+access and fastify+pino+requests, without their
-request line). Reproduce: \`cd bench && npm run bench:mix\`.${accessCost}`;
+request line). Latency: after the rounds, each server afresh gets the mix at a fixed rate from
+this process (on wrk's core) over 16 keep-alive connections, open loop: a request's latency runs
+from when it was due, not from when a free connection sent it, so a stall counts for every
+request it held up (lib/fixed-rate.mjs); Node's own HTTP client sends them, and its share is in
+every figure alike. Reproduce: \`cd bench && npm run bench:mix\`.${accessCost}`;
 rmSync(work, { recursive: true, force: true });
 report('## Realistic 404 mix', lines.join('\n'), NOTES);

@@ -19,7 +19,8 @@ const BEFORE = process.env.BEFORE;
 /** ONLY=get, flood or start runs that part alone (with --write, into a section of its own). */
 const ONLY = process.env.ONLY;
 const runs = (part) => ONLY === undefined || ONLY === part;
-const service = (script) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`) });
+// ACCESS_LOG=0: bare and fastify log no requests either (bench:mix weighs the access log).
+const service = (script) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`), ACCESS_LOG: '0' });
 const ours = service('../dist/server.js');
 const json = { accept: 'application/json' };
 
@@ -48,7 +49,8 @@ async function rounds(names, run) {
 const NOTES = `Server and load generator (autocannon, in its own process) share the same 2 cores, so req/s
 drifts by tens of percent from round to round; the server's CPU time per request, read from
 \`/proc/<pid>/stat\` around each round, is the steadier figure. "bare" is a \`node:http\` handler
-writing the same bytes as our \`GET /\`; fastify returns the same document. In the flood, ours
+writing the same bytes as our \`GET /\`; fastify returns the same document. Ours runs with
+\`ACCESS_LOG=0\`, as the peers log no requests (bench:mix weighs the access log). In the flood, ours
 writes its own line format through the daily file sink; fastify + pino writes pino's NDJSON line
 through \`pino.destination({ sync: false })\`. Goals: GET / at least 0.95 × bare by server CPU per
 request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start (process start

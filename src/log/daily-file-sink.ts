@@ -39,8 +39,8 @@ export interface DailyFileSinkOptions {
   readonly retryMs?: number;
   /** How long the first queued line waits for company before a write (default 20 ms). */
   readonly flushDelayMs?: number;
-  /** Queued characters beyond which new lines are counted and dropped (default 16 Mi; an ASCII line's characters are its bytes). */
-  readonly maxQueuedChars?: number;
+  /** Queued bytes beyond which new lines are counted and dropped (default 16 MiB). */
+  readonly maxQueuedBytes?: number;
   /** The write call behind every append (default the file handle's); tests fill a disk with it. */
   readonly writeBytes?: WriteBytes;
 }
@@ -67,9 +67,9 @@ export interface LineCounts {
 
 const DEFAULT_RETRY_MS = 30_000;
 const DEFAULT_FLUSH_DELAY_MS = 20;
-const DEFAULT_MAX_QUEUED_CHARS = 16 << 20;
-/** The most characters one write call carries (at most 3 MiB of UTF-8, 1 MiB of ASCII). */
-const MAX_BATCH_CHARS = 1 << 20;
+const DEFAULT_MAX_QUEUED_BYTES = 16 << 20;
+/** The most one write call carries. */
+const MAX_BATCH_BYTES = 1 << 20;
 
 /**
  * What to write for one batch: a prefix (a newline ending a line an earlier write cut, a notice
@@ -130,7 +130,7 @@ export class DailyFileSink {
     this.#warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
     this.#stamp = createTimestamper(options.timeZone);
     this.#dates = new LocalDates(options.timeZone);
-    this.#queue = new LineQueue(options.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS);
+    this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);
     this.#writeBytes = options.writeBytes;
     this.#retention = new Retention(this.#dir, this.#stem, options.maxFiles, this.#what, this.#warn);
     // Retention at start-up, synchronously so that a starting service is in a known state.
@@ -178,7 +178,7 @@ export class DailyFileSink {
     if (this.#queue.length > 0) {
       try {
         mkdirSync(this.#dir, { recursive: true });
-        while (this.#queue.length > 0) this.#writeBatchSync(this.#queue.takeBatch(MAX_BATCH_CHARS));
+        while (this.#queue.length > 0) this.#writeBatchSync(this.#queue.takeBatch(MAX_BATCH_BYTES));
       } catch (err) {
         const lost = this.#queue.clear();
         this.#dropped += countEntries(lost, 0, lost.length);
@@ -202,7 +202,8 @@ export class DailyFileSink {
   }
 
   #enqueue(instant: number, text: string): void {
-    if (!this.#queue.fits(text.length)) {
+    const bytes = Buffer.byteLength(text);
+    if (!this.#queue.fits(bytes)) {
       this.#queueDropped++;
       this.#dropped++;
       return;
@@ -212,9 +213,9 @@ export class DailyFileSink {
       const message = `${this.#queueDropped} ${this.#what} lines dropped: the ${this.#what} queue was full`;
       const notice = this.#kind.notice(instant, message);
       this.#queueDropped = 0;
-      this.#queue.push({ date, instant, text: notice, notice: true });
+      this.#queue.push({ date, instant, text: notice, bytes: Buffer.byteLength(notice), notice: true });
     }
-    this.#queue.push({ date, instant, text, notice: false });
+    this.#queue.push({ date, instant, text, bytes, notice: false });
   }
 
   #schedule(): void {
@@ -236,7 +237,7 @@ export class DailyFileSink {
   async #pump(): Promise<void> {
     if (this.#queue.length === 0 || this.#failing) return;
     do {
-      const batch = this.#queue.takeBatch(MAX_BATCH_CHARS);
+      const batch = this.#queue.takeBatch(MAX_BATCH_BYTES);
       this.#awaitingFile = batch;
       let file: OpenLogFile;
       try {
@@ -250,7 +251,7 @@ export class DailyFileSink {
       if (this.#awaitingFile !== batch) continue; // flushSync wrote it while the file opened
       this.#awaitingFile = undefined;
       await this.#writeBatch(file, batch);
-    } while (this.#queue.chars >= MAX_BATCH_CHARS && !this.#failing);
+    } while (this.#queue.bytes >= MAX_BATCH_BYTES && !this.#failing);
   }
 
   async #writeBatch(file: OpenLogFile, batch: QueuedLine[]): Promise<void> {

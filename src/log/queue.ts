@@ -1,11 +1,6 @@
 /**
- * The sink's pure middle: queued lines in order, bounded in characters, taken in batches of one
- * day's file; and which lines of a batch still fit under the day's cap.
- *
- * Sizes here are characters (UTF-16 code units; a line of ASCII has as many bytes): measuring
- * each line's UTF-8 bytes as it was queued cost about as much as formatting an access line, for
- * it flattens the line's text. Bytes are counted where they decide something: near a day's cap,
- * and after a short write.
+ * The sink's pure middle: queued lines in order, bounded in bytes, taken in batches of one day's
+ * file; and which lines of a batch still fit under the day's cap.
  */
 
 /** One formatted line waiting to be written. */
@@ -14,64 +9,65 @@ export interface QueuedLine {
   readonly date: string;
   readonly instant: number;
   readonly text: string;
+  readonly bytes: number;
   /** The sink's own notice, not an entry it was given: the line counts leave it out. */
   readonly notice?: boolean;
 }
 
-/** Lines in the order they were logged, at most `maxChars` characters of them waiting. */
+/** Lines in the order they were logged, at most `maxBytes` of them waiting. */
 export class LineQueue {
-  readonly #maxChars: number;
+  readonly #maxBytes: number;
   #lines: QueuedLine[] = [];
-  #chars = 0;
+  #bytes = 0;
 
-  constructor(maxChars: number) {
-    this.#maxChars = maxChars;
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
   }
 
   get length(): number {
     return this.#lines.length;
   }
 
-  /** Characters of the queued lines. */
-  get chars(): number {
-    return this.#chars;
+  /** Bytes of the queued lines. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
-  /** Whether a line of `chars` characters still fits under the bound. */
-  fits(chars: number): boolean {
-    return this.#chars + chars <= this.#maxChars;
+  /** Whether `bytes` more still fit under the bound. */
+  fits(bytes: number): boolean {
+    return this.#bytes + bytes <= this.#maxBytes;
   }
 
   push(line: QueuedLine): void {
     this.#lines.push(line);
-    this.#chars += line.text.length;
+    this.#bytes += line.bytes;
   }
 
-  /** The longest run of lines of the first line's date, up to `maxChars` (always one at least). */
-  takeBatch(maxChars: number): QueuedLine[] {
+  /** The longest run of lines of the first line's date, up to `maxBytes` (always one at least). */
+  takeBatch(maxBytes: number): QueuedLine[] {
     const date = this.#lines[0]?.date;
     let count = 0;
     let size = 0;
     for (const line of this.#lines) {
-      if (line.date !== date || (count > 0 && size + line.text.length > maxChars)) break;
+      if (line.date !== date || (count > 0 && size + line.bytes > maxBytes)) break;
       count++;
-      size += line.text.length;
+      size += line.bytes;
     }
-    this.#chars -= size;
+    this.#bytes -= size;
     return this.#lines.splice(0, count);
   }
 
   /** Puts a batch that could not be written back in front, in its order. */
   putBack(lines: readonly QueuedLine[]): void {
     this.#lines = lines.concat(this.#lines);
-    for (const line of lines) this.#chars += line.text.length;
+    for (const line of lines) this.#bytes += line.bytes;
   }
 
   /** Empties the queue; returns the lines it held. */
   clear(): QueuedLine[] {
     const lines = this.#lines;
     this.#lines = [];
-    this.#chars = 0;
+    this.#bytes = 0;
     return lines;
   }
 }
@@ -89,13 +85,9 @@ export function countEntries(lines: readonly QueuedLine[], from: number, to: num
  * day's file shows no gaps but one at its end.
  */
 export function linesUnderCap(lines: readonly QueuedLine[], size: number, maxBytes: number): number {
-  // A character is at most 3 bytes of UTF-8: far from the cap, no line needs measuring.
-  let most = size;
-  for (const line of lines) most += line.text.length * 3;
-  if (most <= maxBytes) return lines.length;
   let total = size;
   for (let i = 0; i < lines.length; i++) {
-    total += Buffer.byteLength(lines[i]!.text);
+    total += lines[i]!.bytes;
     if (total > maxBytes) return i;
   }
   return lines.length;
@@ -120,11 +112,6 @@ export function writtenPart(lines: readonly QueuedLine[], prefixBytes: number, w
   if (written < prefixBytes) return { prefixWritten: false, lines: 0, cut: written > 0 };
   let end = prefixBytes;
   let count = 0;
-  while (count < lines.length) {
-    const bytes = Buffer.byteLength(lines[count]!.text);
-    if (end + bytes > written) break;
-    end += bytes;
-    count++;
-  }
+  while (count < lines.length && end + lines[count]!.bytes <= written) end += lines[count++]!.bytes;
   return { prefixWritten: true, lines: count, cut: written > end };
 }

@@ -169,7 +169,7 @@ describe('the access log\'s bounds', () => {
     const dir = join(parent, 'log');
     mkdirSync(parent);
     writeFileSync(dir, 'blocked'); // a file where the directory should be: nothing is written until it goes
-    const log = accessLog(dir, () => NOV_22, { warn: () => {}, retryMs: 50, maxQueuedChars: 600 });
+    const log = accessLog(dir, () => NOV_22, { warn: () => {}, retryMs: 50, maxQueuedBytes: 600 });
     // Each line is about 250 bytes: two fit in 600, the other eight are dropped and counted.
     for (let i = 0; i < 10; i++) log.record(request(NOV_22, `/${i}`));
     rmSync(dir);

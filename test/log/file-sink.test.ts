@@ -221,7 +221,7 @@ describe('an unwritable log directory', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(parent);
     writeFileSync(dir, 'blocked');
-    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { warn: () => {}, retryMs: 50, maxQueuedChars: 200 });
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { warn: () => {}, retryMs: 50, maxQueuedBytes: 200 });
     // Each line is 79 bytes: two fit in 200, the other eight are dropped and counted.
     for (let i = 0; i < 10; i++) log.log('app', 'ERROR', `line ${i} ${'x'.repeat(40)}`);
     rmSync(dir);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { progress, report } from './lib/results.mjs';
+import { TYPICAL_POSTER_SPEC } from './lib/typical-poster.mjs';
 
 const HEADING = '## Posters against the canvases';
 const args = process.argv.slice(2);
@@ -30,15 +31,7 @@ const HEIGHT = 2436;
 /** Goals of issue 26: our median time and peak RSS against Skia's. */
 const GOALS = { time: 1.5, rss: 0.6 };
 
-/** bench/poster.mjs's typical poster: Spanish and Catalan text, default colours and shapes. */
-const SPEC = {
-  title: 'Señor Ñandú: fiesta del Año Nuevo',
-  subtitle: 'Çà et là · Barcelona, 31 de diciembre — entrada 12 €',
-  body:
-    'Música en directo, “tapas” y cava hasta el amanecer.\n' +
-    'Porta la teva família: l’entrada és gratuïta per als nens.\n' +
-    '¿Quién dijo que el invierno era aburrido?',
-};
+const SPEC = TYPICAL_POSTER_SPEC;
 
 /** The renderers, in the table's order; `load` imports one only inside its own process. */
 const RENDERERS = [

@@ -14,20 +14,13 @@ import { loadPosterFonts } from '../src/poster/fonts.ts';
 import { checkPosterSpec as normalizePosterSpec } from '../src/poster/library.ts';
 import { planText } from '../src/posterEncoder/design.ts';
 import { writeResultsSection } from './lib/results.mjs';
+import { TYPICAL_POSTER_SPEC } from './lib/typical-poster.mjs';
 
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 11;
 const WARMUP = 3;
 
-/** A typical poster: Spanish and Catalan text, default colours and shapes. */
-const SPEC = {
-  title: 'Señor Ñandú: fiesta del Año Nuevo',
-  subtitle: 'Çà et là · Barcelona, 31 de diciembre — entrada 12 €',
-  body:
-    'Música en directo, “tapas” y cava hasta el amanecer.\n' +
-    'Porta la teva família: l’entrada és gratuïta per als nens.\n' +
-    '¿Quién dijo que el invierno era aburrido?',
-};
+const SPEC = TYPICAL_POSTER_SPEC;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

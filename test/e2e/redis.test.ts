@@ -21,10 +21,10 @@ import {
   RedisUnavailable,
   type RedisClient,
   type RedisClientOptions,
-  type RedisState,
 } from '../../src/redis.js';
 import { runProgram } from '../helpers/programs.js';
 import { freePort } from './nginx-helpers.js';
+import { reach } from '../helpers/redis-state.js';
 
 const PASSWORD = 'e2e p@ss:word';
 
@@ -65,18 +65,6 @@ async function kill(redis: RunningRedis, signal: NodeJS.Signals): Promise<void> 
   const exited = once(redis.child, 'exit');
   redis.child.kill(signal);
   await exited;
-}
-
-/** Resolves once `client` is in `state`. */
-function reach(client: RedisClient, state: RedisState): Promise<void> {
-  if (client.state === state) return Promise.resolve();
-  return new Promise((resolve) => {
-    const stop = client.onStateChange((change) => {
-      if (change.state !== state) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 describe('RedisClient against redis-server', () => {

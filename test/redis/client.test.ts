@@ -10,9 +10,9 @@ import {
   RedisUnavailable,
   type RedisClient,
   type RedisClientOptions,
-  type RedisState,
 } from '../../src/redis.js';
 import { answerOk, FakeRedis, type Responder } from './fake-redis.js';
+import { reach } from '../helpers/redis-state.js';
 
 async function startFake(respond?: Responder): Promise<FakeRedis> {
   const fake = await new FakeRedis(respond).start();
@@ -24,18 +24,6 @@ function clientOf(fake: FakeRedis, options: RedisClientOptions = {}, credentials
   const client = createRedisClient(parseRedisUrl(`redis://${credentials}127.0.0.1:${fake.port}`), options);
   after(() => client.close());
   return client;
-}
-
-/** Resolves once `client` is in `state` (at once when it already is). */
-function reach(client: RedisClient, state: RedisState): Promise<void> {
-  if (client.state === state) return Promise.resolve();
-  return new Promise((resolve) => {
-    const stop = client.onStateChange((change) => {
-      if (change.state !== state) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 /** Asserts `promise` rejects with a RedisUnavailable of `reason`; returns it. */

@@ -15,6 +15,7 @@ import { parseTrustedProxies, type TrustedProxies } from './http/proxies.js';
 import { parseTrustedHosts, type HostMatcher } from './http/hosts.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 import { errorCode } from './util/errno.js';
+import { parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 
 export type AppEnv = 'dev' | 'prod' | 'test';
 
@@ -74,6 +75,11 @@ export interface Config {
   readonly posterMaxBytes: number;
   /** New posters a token subject may ask for per minute; 0 turns the limit off. */
   readonly posterRateLimit: number;
+  /**
+   * REDIS_URL: where the poster limits live when several instances share them (the rate windows
+   * and the store's byte count); undefined keeps them in local files.
+   */
+  readonly redis: RedisEndpoint | undefined;
   /** CORS_ORIGINS: the origins whose browser apps may call the service API (off by default). */
   readonly corsOrigins: CorsOrigins;
   /** Open connections at most; beyond it new ones are closed at once. */
@@ -243,6 +249,7 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
     posterApi: check(() => parseFlag('POSTER_API', read('POSTER_API'), false)),
     posterMaxBytes: check(() => parseInteger('POSTER_MAX_BYTES', read('POSTER_MAX_BYTES'), DEFAULT_POSTER_MAX_BYTES, 0, 2 ** 50)),
     posterRateLimit: check(() => parseInteger('POSTER_RATE_LIMIT', read('POSTER_RATE_LIMIT'), 60, 0, 1_000_000)),
+    redis: check(() => parseRedisSetting(read('REDIS_URL'))),
     corsOrigins: check(() => wrap('CORS_ORIGINS', () => parseCorsOrigins(read('CORS_ORIGINS')))),
     maxConnections: check(() => parseInteger('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 10_000, 1, 1_000_000)),
     jwt: {
@@ -264,6 +271,16 @@ export function parseConfig(vars: Env, dir: string, cores: number = availablePar
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
   return deepFreeze(config);
+}
+
+/** REDIS_URL, unset for none; the parser's message names the setting already and never the password. */
+function parseRedisSetting(value: string | undefined): RedisEndpoint | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseRedisUrl(value);
+  } catch (err) {
+    throw new ConfigError('REDIS_URL', (err as Error).message.replace(/^REDIS_URL: /, ''));
+  }
 }
 
 function wrap<T>(setting: string, parse: () => T): T {

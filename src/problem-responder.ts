@@ -65,7 +65,7 @@ export function createProblemResponder({ config, logger, observer, representatio
       writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
     } else {
       // Any other problem's detail is its message.
-      writeLine(ctx, 'request', problem.status >= 500 ? 'CRITICAL' : 'ERROR', mask(doc.detail));
+      writeLine(ctx, 'request', requestLineLevel(problem), mask(doc.detail));
     }
     if (doc.type !== 'about:blank') {
       writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problem.title}`));
@@ -100,4 +100,10 @@ export function createProblemResponder({ config, logger, observer, representatio
     headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
     sendBody(res, problem.status, headers, body, ctx.receivedAt, responseDate);
   };
+}
+
+/** A 5xx is CRITICAL unless its owner reports the fault itself; anything else is an ERROR. */
+function requestLineLevel(problem: Problem): LogLevel {
+  if (problem.status < 500) return 'ERROR';
+  return problem.reportedElsewhere ? 'WARNING' : 'CRITICAL';
 }

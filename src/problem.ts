@@ -58,6 +58,7 @@ export const PROBLEMS = {
   busy: { status: 503, class: 'RenderQueueFull', type: '1.0/busy' },
   insufficient_storage: { status: 507, class: 'InsufficientStorage', type: '1.0/storage-full' },
   too_many_requests: { status: 429, class: 'TooManyRequests', type: '1.0/rate-limited' },
+  limits_unavailable: { status: 503, class: 'LimitsUnavailable', type: '1.0/limits-unavailable' },
 } as const satisfies Readonly<Record<string, CatalogueEntry>>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -69,6 +70,11 @@ export interface ProblemOptions {
   /** Extension members of the problem document. */
   readonly extensions?: Readonly<Record<string, unknown>>;
   readonly cause?: unknown;
+  /**
+   * The fault is reported by its owner, at most once a second (an outage of Redis): each
+   * answer's own line is then a WARNING, not one more CRITICAL.
+   */
+  readonly reportedElsewhere?: boolean;
 }
 
 /**
@@ -89,6 +95,8 @@ export abstract class Problem extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** Extension members of the problem document. */
   readonly extensions: Readonly<Record<string, unknown>>;
+  /** See `ProblemOptions.reportedElsewhere`. */
+  readonly reportedElsewhere: boolean;
 
   constructor(code: ProblemCode, detail: string, options: ProblemOptions = {}) {
     const stackTraceLimit = Error.stackTraceLimit;
@@ -102,6 +110,7 @@ export abstract class Problem extends Error {
     this.status = PROBLEMS[code].status;
     this.headers = options.headers ?? NO_HEADERS;
     this.extensions = options.extensions ?? NO_EXTENSIONS;
+    this.reportedElsewhere = options.reportedElsewhere ?? false;
   }
 
   /** Each class is named for itself (`RouteNotFound`), as jose's errors are. */

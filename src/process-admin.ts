@@ -79,13 +79,15 @@ export function createProcessAdmin(options: ProcessAdminOptions): ProcessAdmin {
   };
 }
 
-/** The checks of `/readyz`: stopping, the settings store, the log directory, the render pool. */
+/** The checks of `/readyz`: stopping, the settings store, the log directory, the render pool, Redis. */
 function readinessChecks({ config, serviceDocument, posters, draining }: ProcessAdminOptions): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [
     { name: 'stopping', run: () => (draining() ? 'the service is stopping (SIGTERM): drain it' : undefined) },
     ...processChecks(config, serviceDocument),
   ];
   if (posters !== undefined) checks.push({ name: 'poster_pool', run: () => posters.pool.checkLive() });
+  const redisCheck = posters?.redisCheck;
+  if (redisCheck !== undefined) checks.push({ name: 'redis', run: redisCheck });
   return checks;
 }
 

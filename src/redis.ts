@@ -1,11 +1,12 @@
 /**
  * Redis, the door of `redis/`: our own small client for the limits several machines share
- * (`REDIS_URL`). `redis/url.ts` parses the URL, `redis/encoder.ts` and `redis/parser.ts` speak
- * RESP2 (bounded, linear), `redis/link.ts` is one connection, `redis/client.ts` the client
- * (pipelining, AUTH/SELECT, timeouts, reconnection), `redis/commands.ts` its typed commands,
- * `redis/errors.ts` what it rejects with.
+ * (`REDIS_URL`). `redis-url.ts` parses the URL (beside this folder, so the settings read it
+ * without loading the client), `redis/encoder.ts` and `redis/parser.ts` speak RESP2 (bounded,
+ * linear), `redis/link.ts` is one connection, `redis/client.ts` the client (pipelining,
+ * AUTH/SELECT, timeouts, reconnection), `redis/commands.ts` its typed commands, `redis/errors.ts`
+ * what it rejects with.
  */
-export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis/url.js';
+export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 export { encodeCommand, type RedisArg } from './redis/encoder.js';
 export { DEFAULT_REPLY_LIMITS, ReplyParser, type RedisReply, type ReplyLimits } from './redis/parser.js';
 export { DEFAULT_BACKOFF, reconnectDelay, type BackoffPolicy } from './redis/backoff.js';

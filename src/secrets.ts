@@ -19,7 +19,8 @@ const MIN_MASKED_LENGTH = MIN_SECRET_LENGTH;
 
 /** The non-empty secret values of a config, longest first. */
 export function secretValuesOf(config: Config): string[] {
-  return SECRET_SETTINGS.map((name) => config.secrets[name])
+  // REDIS_URL's password is a credential too, though it arrives inside a URL.
+  return [...SECRET_SETTINGS.map((name) => config.secrets[name]), config.redis?.password ?? '']
     .filter((value) => value.length >= MIN_MASKED_LENGTH)
     .sort((a, b) => b.length - a.length);
 }

@@ -79,7 +79,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     serviceDocument = storeServiceDocument(store);
   }
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const posterApi = config.posterApi ? await loadPosterService(config, options.clock ?? Date.now, say, options.renderPool) : undefined;
+  const posterApi = config.posterApi ? await loadPosterService(config, options.clock ?? Date.now, say, logger, options.renderPool) : undefined;
   // The dev profiler observes the app (APP_ENV=dev with APP_DEBUG=1 only); elsewhere none of it exists.
   const observer = config.appEnv === 'dev' && config.debug
     ? (await import('./profiler/index.js')).createProfiler(config, options.clock ?? Date.now)
@@ -121,7 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await posterApi?.ready();
     await listen(server, config.host, config.port);
   } catch (err) {
-    await posterApi?.pool.close();
+    await posterApi?.close();
     throw err;
   }
   let admin: AdminListener | undefined;
@@ -129,7 +129,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     admin = await operability.start(server);
   } catch (err) {
     await new Promise((resolve) => server.close(resolve));
-    await Promise.all([posterApi?.pool.close(), operability.close()]);
+    await Promise.all([posterApi?.close(), operability.close()]);
     throw err;
   }
   const { address, port } = server.address() as AddressInfo;
@@ -140,7 +140,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     // Still serving, every answer closing its connection, while balancers see /readyz fail.
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
     return stopGracefully(server, logger, badRequests)
-      .then(() => Promise.all([posterApi?.pool.close(), operability.flush(), operability.close()]))
+      .then(() => Promise.all([posterApi?.close(), operability.flush(), operability.close()]))
       .then(() => undefined);
   };
   return {
@@ -160,10 +160,11 @@ async function loadPosterService(
   config: Config,
   clock: () => number,
   say: (line: string) => void,
+  logger: Logger,
   renderPool: StartOptions['renderPool'],
 ): Promise<PosterService> {
   const { createPosterService } = await import('./poster/service.js');
-  return createPosterService({ config, clock, say, renderPool });
+  return createPosterService({ config, clock, say, logger, renderPool });
 }
 
 /** Whether the logger is a file sink, which counts its lines (tests log to memory). */

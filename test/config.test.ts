@@ -174,3 +174,22 @@ describe('loadConfig env files', () => {
     assert.equal(loadConfig({ dir, env: { LOG_DIR: 'logs' } }).logDir, join(dir, 'logs'));
   });
 });
+
+describe('REDIS_URL', () => {
+  it('is unset by default: the limits stay in local files', () => {
+    assert.equal(parseConfig({}, '/srv/app').redis, undefined);
+  });
+  it('gives the endpoint to connect to, password included', () => {
+    const config = parseConfig({ REDIS_URL: 'rediss://limits:s%40cret-pw@redis.internal:6380/2' }, '/srv/app');
+    assert.deepEqual(config.redis, { tls: true, host: 'redis.internal', port: 6380, username: 'limits', password: 's@cret-pw', db: 2 });
+  });
+  it('refuses a bad URL naming the setting once, never showing the password', () => {
+    const err = configError({ REDIS_URL: 'http://:hunter2-pw@redis.internal:6379/0' });
+    assert.equal(err.setting, 'REDIS_URL');
+    assert.match(err.message, /^Invalid setting REDIS_URL: the scheme must be redis:\/\/ or rediss:\/\/; expected /);
+    assert.ok(!err.message.includes('hunter2'), err.message);
+    const port = configError({ REDIS_URL: 'redis://:hunter2-pw@redis.internal:99999/0' });
+    assert.ok(!port.message.includes('hunter2'), port.message);
+    assert.equal(port.message.match(/REDIS_URL/g)?.length, 1, port.message);
+  });
+});

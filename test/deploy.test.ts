@@ -207,10 +207,12 @@ describe('deploy/nginx/problem-service.conf', () => {
     assert.match(tls ?? '', /proxy_pass http:\/\/problem_service;/);
   });
 
-  it('says NFS does not keep O_APPEND writes whole, as the README does', () => {
+  it('says NFS does not keep O_APPEND writes whole and names REDIS_URL for several machines, as the README does', () => {
     const readme = readFileSync('README.md', 'utf8');
-    assert.match(readme, /\(NFS does not\)/);
+    assert.match(readme, /a\s+local disk provides and NFS does not/);
+    assert.match(readme, /use Redis across machines/);
     assert.match(SITE_TEXT, /NFS does\s+#?\s*not keep them whole/);
+    assert.match(SITE_TEXT, /REDIS_URL, the same Redis and database on every instance/);
     assert.doesNotMatch(SITE_TEXT, /NFS or similar/);
   });
 });

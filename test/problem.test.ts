@@ -10,6 +10,7 @@ import { InvalidJson, PayloadTooLarge, UnsupportedMediaType } from '../src/http/
 import { Unauthorized } from '../src/jwt.js';
 import { InvalidPosterSpec } from '../src/poster/api.js';
 import { RenderQueueFull } from '../src/poster/pool.js';
+import { LimitsUnavailable } from '../src/poster/limits.js';
 import { InsufficientStorage } from '../src/poster/quota.js';
 import { TooManyRequests } from '../src/poster/rate.js';
 import { FileCannotBeOpened, TokenNotFound } from '../src/profiler/routes.js';
@@ -215,6 +216,7 @@ describe('the catalogue of problems', () => {
     new InvalidPosterSpec([], 'https://api.example.com/schema'),
     new RenderQueueFull(1),
     new InsufficientStorage(10, 10),
+    new LimitsUnavailable(),
     new TooManyRequests(5, 30),
   ];
 

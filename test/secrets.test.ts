@@ -8,6 +8,11 @@ describe('secretValuesOf', () => {
     const config = testConfig({ APP_SECRET: 'abcd', APP_KEY: 'abcdefgh' });
     assert.deepEqual(secretValuesOf(config), ['abcdefgh', 'abcd']);
   });
+  it("counts REDIS_URL's password among them", () => {
+    const config = testConfig({ APP_SECRET: 'abcd', REDIS_URL: 'redis://:redis-pw-0006@127.0.0.1:6379/0' });
+    assert.deepEqual(secretValuesOf(config), ['redis-pw-0006', 'abcd']);
+    assert.equal(createSecretMasker(config)('GET /?p=redis-pw-0006'), 'GET /?p=******');
+  });
 });
 
 describe('createSecretMasker', () => {

@@ -20,8 +20,8 @@ import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';
 import { validatePosterSpec } from '../posterEncoder/spec.js';
 import { writePosterFile } from './files.js';
 import type { RenderPool } from './pool.js';
-import { fileSize, PosterUsage } from './quota.js';
-import { PosterRateLimiter } from './rate.js';
+import type { RateLimiter, StoreCount } from './limits.js';
+import { fileSize } from './quota.js';
 import { InternalError, MethodNotAllowed, Problem } from '../problem.js';
 import { corsAnswerHeaders, corsPreflightHeaders } from '../http/cors.js';
 import { namespaceUrl } from '../http/request.js';
@@ -35,7 +35,7 @@ export const POSTER_BODY_LIMIT = 64 * 1024;
 export const POSTER_METHODS: readonly string[] = ['OPTIONS', 'POST'];
 /** Where posters go, under PUBLIC_DIR (and so under STATIC_BASE). */
 export const POSTERS_DIR = 'posters';
-/** Where the rate limiter keeps its counts, under VAR_DIR. */
+/** Where the rate limiter keeps its counts, under VAR_DIR (without REDIS_URL). */
 export const POSTER_RATE_DIR = 'poster-rate';
 
 /**
@@ -72,11 +72,11 @@ export interface PosterApiOptions {
   readonly guard: (authorization: string | undefined) => Promise<JWTPayload>;
   readonly pool: RenderPool;
   /** What `<PUBLIC_DIR>/posters/` holds, against POSTER_MAX_BYTES. */
-  readonly usage: PosterUsage;
+  readonly store: StoreCount;
+  /** POSTER_RATE_LIMIT; undefined when it is 0 (off). */
+  readonly limiter: RateLimiter | undefined;
   /** The realm of the bearer challenge (RFC 6750 3), for the 401 of a token without a subject. */
   readonly realm: string;
-  /** Milliseconds since the epoch, for the rate limit's windows. */
-  readonly clock?: () => number;
 }
 
 /**
@@ -101,24 +101,21 @@ export function subjectText(claims: JWTPayload): string | undefined {
 /** What a token without a subject is told when the rate limit, which counts per subject, is on. */
 export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
 
-export function posterApiRoute({ config, guard, pool, usage, realm, clock = Date.now }: PosterApiOptions): Route<Handler> {
+export function posterApiRoute({ config, guard, pool, store, limiter, realm }: PosterApiOptions): Route<Handler> {
   const postersDir = join(config.publicDir, POSTERS_DIR);
-  const limiter = config.posterRateLimit > 0
-    ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
-    : undefined;
 
   /** Renders and writes a poster that is not there yet, within POSTER_MAX_BYTES; its size. */
   const create = async (spec: Parameters<RenderPool['render']>[0], name: string): Promise<number> => {
-    await usage.checkRoom();
+    await store.checkRoom();
     const bytes = await pool.render(spec);
     // Another request may have written it while this one rendered.
     const written = await fileSize(join(postersDir, name));
     if (written !== undefined) return written;
-    const reservation = await usage.reserve(bytes.byteLength);
+    const admission = await store.admit({ bytes: bytes.byteLength, name });
     try {
-      if (await writePosterFile(postersDir, name, bytes)) await usage.recordWritten({ bytes: bytes.byteLength, name });
+      if (await writePosterFile(postersDir, name, bytes)) await admission.written();
     } finally {
-      reservation.release();
+      await admission.release();
     }
     return bytes.byteLength;
   };

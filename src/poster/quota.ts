@@ -24,6 +24,7 @@ import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Problem } from '../problem.js';
 import { errorCode } from '../util/errno.js';
+import type { Admission, StoreCount } from './limits.js';
 
 /** The ledger's name inside the posters directory. */
 export const USAGE_LEDGER = '.usage';
@@ -84,7 +85,7 @@ interface LedgerPosition {
 }
 
 /** The bytes a posters directory holds, kept current across processes; see the module comment. */
-export class PosterUsage {
+export class PosterUsage implements StoreCount {
   readonly #dir: string;
   readonly #ledgerPath: string;
   readonly #limit: number;
@@ -134,6 +135,15 @@ export class PosterUsage {
         if (!released) this.#reserved -= bytes;
         released = true;
       },
+    };
+  }
+
+  /** `reserve` and `recordWritten` as one admission (the `StoreCount` the API uses). */
+  async admit(record: LedgerRecord): Promise<Admission> {
+    const reservation = await this.reserve(record.bytes);
+    return {
+      written: () => this.recordWritten(record),
+      release: async () => reservation.release(),
     };
   }
 

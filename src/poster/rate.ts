@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Problem } from '../problem.js';
+import type { RateLimiter } from './limits.js';
 
 /** The limit counts requests per this many milliseconds. */
 export const RATE_WINDOW_MS = 60_000;
@@ -77,7 +78,7 @@ export interface PosterRateLimiterOptions {
 }
 
 /** Counts poster requests per subject in files shared by every process; see the module comment. */
-export class PosterRateLimiter {
+export class PosterRateLimiter implements RateLimiter {
   readonly #dir: string;
   readonly #limit: number;
   readonly #clock: () => number;

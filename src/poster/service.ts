@@ -1,6 +1,7 @@
 /**
  * The poster API's parts (POSTER_API=1): the key pair (generated in dev when missing, required
- * elsewhere), a bearer guard with its cache of verified tokens, the render pool and the routes.
+ * elsewhere), a bearer guard with its cache of verified tokens, the render pool, the limits
+ * (local files, or Redis with REDIS_URL) and the routes.
  *
  * The server imports this module only when the poster API is on, so a service without it never
  * loads the poster encoder or the JWT code. With it on, `ready` imports jose before the service
@@ -12,10 +13,12 @@ import { DEFAULT_SERVICE_DOCUMENT } from '../entry-point.js';
 import type { Handler } from '../http/handler.js';
 import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt.js';
 import type { Route } from '../router.js';
+import type { Logger } from '../log.js';
 import { join } from 'node:path';
-import { posterApiRoute, posterSchemaRoute, POSTERS_DIR } from './api.js';
-
+import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
+import type { RateLimiter, StoreCount } from './limits.js';
 import { PosterUsage } from './quota.js';
+import { PosterRateLimiter } from './rate.js';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from './pool.js';
 
 export interface PosterServiceOptions {
@@ -23,6 +26,8 @@ export interface PosterServiceOptions {
   readonly clock: () => number;
   /** Where start-up notices go (a generated dev key pair). */
   readonly say: (line: string) => void;
+  /** The error log: Redis' outages are reported there (REDIS_URL). */
+  readonly logger: Pick<Logger, 'log'>;
   readonly renderPool?: RenderPoolOptions;
 }
 
@@ -33,11 +38,40 @@ export interface PosterService {
   storeBytes(): number;
   /** Tokens found verified in the cache (`jwt_cache_hits_total`). */
   jwtCacheHits(): number;
+  /** The readiness check of Redis (`redis`), with REDIS_URL. */
+  readonly redisCheck: (() => Promise<string | undefined>) | undefined;
   /** Imports jose, which protected requests need; the server awaits it before it listens. */
   ready(): Promise<void>;
+  /** Stops the render workers and the Redis client. */
+  close(): Promise<void>;
 }
 
-export function createPosterService({ config, clock, say, renderPool = {} }: PosterServiceOptions): PosterService {
+/** The limits as the API uses them, with the readiness check and the closing of what keeps them. */
+interface PosterLimits {
+  readonly rate: RateLimiter | undefined;
+  readonly store: StoreCount;
+  readonly check: (() => Promise<string | undefined>) | undefined;
+  close(): Promise<void>;
+}
+
+/** Where the limits are counted: in Redis with REDIS_URL (imported only then), else in local files. */
+async function createLimits(config: Config, logger: Pick<Logger, 'log'>, clock: () => number): Promise<PosterLimits> {
+  const postersDir = join(config.publicDir, POSTERS_DIR);
+  if (config.redis !== undefined) {
+    const { createSharedLimits } = await import('./shared-limits.js');
+    const shared = createSharedLimits({ endpoint: config.redis, rateLimit: config.posterRateLimit, postersDir, maxBytes: config.posterMaxBytes, logger, clock });
+    return { rate: shared.rate, store: shared.store, check: () => shared.check(), close: () => shared.close() };
+  }
+  const usage = new PosterUsage(postersDir, config.posterMaxBytes);
+  // The walk runs at start-up; a failure here is retried, and answered, by the first request.
+  usage.refresh().catch(() => {});
+  const rate = config.posterRateLimit > 0
+    ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
+    : undefined;
+  return { rate, store: usage, check: undefined, close: async () => {} };
+}
+
+export async function createPosterService({ config, clock, say, logger, renderPool = {} }: PosterServiceOptions): Promise<PosterService> {
   const keys = obtainKeyPair(config, say);
   const realm = DEFAULT_SERVICE_DOCUMENT.name;
   const cache = config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined;
@@ -49,15 +83,15 @@ export function createPosterService({ config, clock, say, renderPool = {} }: Pos
     clock,
     cache,
   });
+  const limits = await createLimits(config, logger, clock);
   const pool = createRenderPool(renderPool);
-  const usage = new PosterUsage(join(config.publicDir, POSTERS_DIR), config.posterMaxBytes);
-  // The walk runs at start-up; a failure here is retried, and answered, by the first request.
-  usage.refresh().catch(() => {});
   return {
-    routes: [posterApiRoute({ config, guard, pool, usage, realm, clock }), posterSchemaRoute(config)],
+    routes: [posterApiRoute({ config, guard, pool, store: limits.store, limiter: limits.rate, realm }), posterSchemaRoute(config)],
     pool,
-    storeBytes: () => usage.total,
+    storeBytes: () => limits.store.total,
     jwtCacheHits: () => cache?.hits ?? 0,
+    redisCheck: limits.check,
     ready: () => loadJose().then(() => undefined),
+    close: async () => void (await Promise.all([pool.close(), limits.close()])),
   };
 }

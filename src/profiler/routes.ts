@@ -28,6 +28,7 @@ import {
 import type { PrimaryLink } from './primary-link.js';
 import { newestOf, type Profile, type ProfileStore } from './profile.js';
 import { SEARCH_LIMIT, isToken } from './protocol.js';
+import { describeEndpoint } from '../redis-url.js';
 
 export const PROFILER_PREFIX = '/_profiler/';
 
@@ -196,6 +197,7 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['POSTER_API', config.posterApi ? '1' : '0'],
     ['POSTER_MAX_BYTES', String(config.posterMaxBytes)],
     ['POSTER_RATE_LIMIT', String(config.posterRateLimit)],
+    ['REDIS_URL', config.redis === undefined ? '(none: local files)' : describeEndpoint(config.redis)],
     ['CORS_ORIGINS', corsOriginsAsWritten(config.corsOrigins)],
     ['JWT_SECRET_KEY', config.jwt.secretKeyPath],
     ['JWT_PUBLIC_KEY', config.jwt.publicKeyPath],

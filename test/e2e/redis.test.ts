@@ -7,8 +7,6 @@
  * Fails, never skips, without redis-server or openssl.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,47 +23,9 @@ import {
 import { runProgram } from '../helpers/programs.js';
 import { freePort } from './nginx-helpers.js';
 import { reach } from '../helpers/redis-state.js';
+import { REDIS_PASSWORD, startRedis, stopRedis, type RunningRedis } from '../helpers/redis-server.js';
 
-const PASSWORD = 'e2e p@ss:word';
-
-interface RunningRedis {
-  readonly child: ChildProcess;
-  output(): string;
-}
-
-/** Starts redis-server on `port` (plain TCP unless `extra` says otherwise) and waits until it accepts connections. */
-async function startRedis(port: number, dir: string, extra: readonly string[] = []): Promise<RunningRedis> {
-  const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--requirepass', PASSWORD,
-    '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '', ...extra,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c));
-  child.stderr!.on('data', (c: Buffer) => (output += c));
-  await new Promise<void>((resolve, reject) => {
-    const poll = setInterval(() => {
-      if (!output.includes('Ready to accept connections')) return;
-      clearInterval(poll);
-      resolve();
-    }, 20);
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      clearInterval(poll);
-      reject(err.code === 'ENOENT' ? new Error('redis-server is not installed: run scripts/install-test-tools') : err);
-    });
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      reject(new Error(`redis-server exited ${code}: ${output}`));
-    });
-  });
-  return { child, output: () => output };
-}
-
-async function kill(redis: RunningRedis, signal: NodeJS.Signals): Promise<void> {
-  if (redis.child.exitCode !== null || redis.child.signalCode !== null) return;
-  const exited = once(redis.child, 'exit');
-  redis.child.kill(signal);
-  await exited;
-}
+const PASSWORD = REDIS_PASSWORD;
 
 describe('RedisClient against redis-server', () => {
   let port = 0;
@@ -78,7 +38,7 @@ describe('RedisClient against redis-server', () => {
     redis = await startRedis(port, dir);
   });
   after(async () => {
-    if (redis) await kill(redis, 'SIGTERM');
+    if (redis) await stopRedis(redis, 'SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -154,7 +114,7 @@ describe('RedisClient against redis-server', () => {
     const script = createScript("return redis.call('INCR', KEYS[1])");
     assert.equal(await client.evalScript(script, ['survivor'], []), 1);
 
-    await kill(redis!, 'SIGKILL');
+    await stopRedis(redis!, 'SIGKILL');
     await reach(client, 'disconnected');
     for (let i = 0; i < 3; i++) {
       const err = await client.incrWithExpiry('survivor', 1000).then(() => assert.fail('resolved'), (e: unknown) => e);
@@ -185,7 +145,7 @@ describe('RedisClient over TLS (rediss://)', () => {
     assert.equal(made.code, 0, made.stderr);
     const port = await freePort();
     const redis = await startRedis(0, dir, ['--tls-port', String(port), '--tls-cert-file', cert, '--tls-key-file', key, '--tls-auth-clients', 'no']);
-    after(() => kill(redis, 'SIGTERM'));
+    after(() => stopRedis(redis, 'SIGTERM'));
     const url = parseRedisUrl(`rediss://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/5`);
 
     const trusting = createRedisClient(url, { tls: { ca: readFileSync(cert) } });

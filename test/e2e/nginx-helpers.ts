@@ -88,9 +88,10 @@ export async function writeThrowAwayCertificate(dir: string): Promise<void> {
 
 /**
  * A main nginx.conf that keeps everything (pid, logs, temp files) inside `dir` and includes
- * `dir`/problem-service.conf; `httpLines` are added to its `http` block.
+ * `dir`/problem-service.conf; `httpLines` are added to its `http` block. nginx connects to the
+ * instances from `proxyAddress`.
  */
-export function mainConfig(dir: string, httpLines: readonly string[] = []): string {
+export function mainConfig(dir: string, httpLines: readonly string[] = [], proxyAddress = PROXY_ADDRESS): string {
   return `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -103,8 +104,8 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  # The instances trust this address only: they see nginx as ${PROXY_ADDRESS}.
-  proxy_bind ${PROXY_ADDRESS};
+  # The instances trust this address only: they see nginx as ${proxyAddress}.
+  proxy_bind ${proxyAddress};
 ${httpLines.map((line) => `  ${line}\n`).join('')}  include ${dir}/problem-service.conf;
 }
 `;

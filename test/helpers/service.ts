@@ -84,12 +84,14 @@ export interface ServerProgram {
 /**
  * Runs the server program of SERVICE_TARGET with a clean environment: src/server.ts through tsx
  * (as `npm run dev` does) or dist/server.js (as `npm start` does); or the entry `entry` names.
+ * `launcher` is put before node, a program that runs it: `['ip', 'netns', 'exec', <name>]`.
  */
-export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry?: string): ServerProgram {
+export function runServerProgram(env: Record<string, string>, nodeArgs: readonly string[] = [], entry?: string, launcher: readonly string[] = []): ServerProgram {
   const varDir = mkdtempSync(join(tmpdir(), 'server-var-'));
   const program = entry ?? serviceTarget().serverEntry;
   const args = program.endsWith('.ts') ? ['--import', 'tsx', ...nodeArgs, program] : [...nodeArgs, program];
-  const child = spawn(process.execPath, args, {
+  const [command, ...commandArgs] = [...launcher, process.execPath, ...args];
+  const child = spawn(command!, commandArgs, {
     env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', VAR_DIR: varDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

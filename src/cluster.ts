@@ -77,6 +77,13 @@ export function runPrimary(config: Config, logger: FileLogger, print: (line: str
     startedAt.delete(worker);
     admin?.reports.retire(worker.id);
     if (stopping) return;
+    if (!announced) {
+      // No worker has listened yet: the start failed (the worker said why on stderr, `cannot
+      // start: …`), and another worker would fail the same way, once a second, for ever.
+      logger.log('app', 'CRITICAL', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before the service listened; stopping`);
+      stop(1);
+      return;
+    }
     logger.log('app', 'ERROR', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
     setTimeout(fork, lived < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0);
   });

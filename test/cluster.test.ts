@@ -87,3 +87,18 @@ describe('WORKERS above the cores', () => {
     assert.equal(run.output().stdout, `listening on ${url}\n`);
   });
 });
+
+describe('WORKERS=2 that cannot start', () => {
+  it('exits 1 with the workers\' reason when the port is taken, instead of forking again for ever', { timeout: 30_000 }, async () => {
+    const holder = runServerProgram({});
+    const taken = await holder.listening;
+    const run = runServerProgram({ WORKERS: '2', PORT: new URL(taken).port });
+    const [code] = await run.exited;
+    holder.child.kill('SIGTERM');
+    await holder.exited;
+    assert.equal(code, 1);
+    assert.match(run.output().stderr, /^cannot start: .*EADDRINUSE/m);
+    assert.equal(run.output().stdout, '', 'never said it listens');
+    assert.match(readErrorLog(join(run.varDir, 'log')), /app\.CRITICAL: Worker \d+ exited \(code 1\) before the service listened; stopping/);
+  });
+});

@@ -3,7 +3,7 @@
  * log, both in LOG_DIR with the same time zone, retention and byte cap.
  */
 import type { Config } from './config.js';
-import { createAccessLog, createFileLogger, type AccessLog, type FileLogger, type FileLoggerOptions } from './log.js';
+import { createFileLogger, importAccessLog, type AccessLog, type FileLogger, type FileLoggerOptions } from './log.js';
 import { createSecretMasker } from './secrets.js';
 
 /** What both logs take from the settings. */
@@ -23,8 +23,9 @@ export function createConfiguredFileLogger(config: Config, clock?: () => number)
   return createFileLogger(dailyFileOptions(config, clock));
 }
 
-/** The access log, or none with ACCESS_LOG=0. */
-export function createConfiguredAccessLog(config: Config, clock?: () => number): AccessLog | undefined {
+/** The access log, or none with ACCESS_LOG=0 (its modules are then never loaded). */
+export async function createConfiguredAccessLog(config: Config, clock?: () => number): Promise<AccessLog | undefined> {
   if (!config.accessLog) return undefined;
+  const { createAccessLog } = await importAccessLog();
   return createAccessLog({ ...dailyFileOptions(config, clock), mask: createSecretMasker(config) });
 }

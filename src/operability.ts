@@ -2,7 +2,8 @@
  * What the operator sees of one serving process: its access log, and, with ADMIN_PORT, its
  * metrics and readiness (`process-admin.ts`, loaded only then), served on the operator's listener
  * or, in a cluster worker, reported to the primary that serves it. With ACCESS_LOG=0 and no
- * ADMIN_PORT, none of it exists and requests pay nothing for it.
+ * ADMIN_PORT, none of it exists, none of it is loaded (the request watch in
+ * `request-outcome.ts` and `node:perf_hooks` behind it included), and requests pay nothing for it.
  */
 import type { Server } from 'node:http';
 import type { AdminListener } from './admin.js';
@@ -11,7 +12,7 @@ import type { ServiceDocumentSource } from './entry-point.js';
 import type { AccessLog, LineCounts } from './log.js';
 import type { PosterService } from './poster/service.js';
 import type { ProcessAdmin } from './process-admin.js';
-import { createOutcomeWatch, type OutcomeListener, type OutcomeWatch } from './request-outcome.js';
+import type { OutcomeListener, OutcomeWatch } from './request-outcome.js';
 
 /** Where this process's metrics and readiness go: its own listener, the cluster primary, or nowhere. */
 export type AdminRole = 'listen' | 'report' | 'off';
@@ -54,8 +55,12 @@ export async function createOperability(options: OperabilityOptions): Promise<Op
   const listeners: OutcomeListener[] = [];
   if (accessLog !== undefined) listeners.push((outcome) => accessLog.record(outcome));
   if (admin !== undefined) listeners.push(admin.metrics.answered);
+  // Imported only when somebody listens: a start without either loads none of it.
+  const outcomes = listeners.length === 0
+    ? undefined
+    : (await import('./request-outcome.js')).createOutcomeWatch(listeners, options.worker, options.newRequestId);
   return {
-    outcomes: listeners.length === 0 ? undefined : createOutcomeWatch(listeners, options.worker, options.newRequestId),
+    outcomes,
     start: (server) => admin?.start(server) ?? Promise.resolve(undefined),
     flush: () => accessLog?.flush() ?? Promise.resolve(),
     close: () => admin?.close() ?? Promise.resolve(),

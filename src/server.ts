@@ -90,7 +90,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     newRequestId,
     config,
     errorLogLines: isFileLogger(logger) ? () => logger.lineCounts() : undefined,
-    accessLog: options.accessLog ?? createConfiguredAccessLog(config, options.clock),
+    accessLog: options.accessLog ?? (await createConfiguredAccessLog(config, options.clock)),
     role: config.admin === undefined ? 'off' : (options.adminRole ?? 'listen'),
     worker: options.worker ?? 0,
     serviceDocument,
@@ -225,7 +225,7 @@ export async function main(): Promise<void> {
     runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }
-  const accessLog = createConfiguredAccessLog(config);
+  const accessLog = await createConfiguredAccessLog(config);
   if (accessLog) logs.push(accessLog);
   const running = await startServer({
     config,

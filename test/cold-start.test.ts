@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -53,6 +53,39 @@ describe('cold start', () => {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);
     }
+  });
+
+  it('loads neither the access log nor the request watch behind it with ACCESS_LOG=0 and no ADMIN_PORT', { timeout: 60_000 }, async () => {
+    const { run, loaded } = runRecorded({ ACCESS_LOG: '0' });
+    const url = await run.listening;
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    const urls = loaded();
+    assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
+    for (const needle of [`/${tree}/log/access-log`, `/${tree}/log/access-format`, `/${moduleFile('request-outcome')}`, 'node:perf_hooks']) {
+      const found = urls.filter((u) => u.includes(needle));
+      assert.deepEqual(found, [], `${needle} was loaded`);
+    }
+  });
+
+  it('loads the access log and its request watch before it listens when ACCESS_LOG is on, and logs the first request', { timeout: 60_000 }, async () => {
+    const { run, loaded } = runRecorded({ ACCESS_LOG: '1' });
+    const url = await run.listening;
+    const atListening = loaded();
+    for (const file of [moduleFile('log/access-log'), moduleFile('request-outcome')]) {
+      assert.equal(atListening.filter((u) => u.endsWith(`/${file}`)).length, 1, `${file} was not loaded before the service listened`);
+    }
+    assert.equal((await send(url, 'GET', '/')).status, 200);
+    // The line is queued, then written within the sink's gathering delay.
+    const logDir = join(run.varDir, 'log');
+    let lines: string[] = [];
+    for (let tries = 0; lines.length === 0 && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      lines = readdirSync(logDir)
+        .filter((name) => name.startsWith('test-access-'))
+        .flatMap((name) => readFileSync(join(logDir, name), 'utf8').split('\n').filter(Boolean));
+    }
+    assert.equal(lines.length, 1, 'one access line for the first request');
+    assert.equal(JSON.parse(lines[0]!).status, 200);
   });
 
   // Node keeps a failed import for the life of the process: loaded before the service listens, a

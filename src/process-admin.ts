@@ -45,6 +45,7 @@ export function createProcessAdmin(options: ProcessAdminOptions): ProcessAdmin {
       storeBytes: posters.storeBytes,
       storeLimit: config.posterMaxBytes,
       jwtCacheHits: posters.jwtCacheHits,
+      limitsRefusals: posters.limitsRefusals,
     },
   });
   posters?.pool.watchRenders(metrics.rendered);

@@ -20,6 +20,8 @@ export interface PosterGauges {
   readonly storeBytes: () => number;
   readonly storeLimit: number;
   readonly jwtCacheHits: () => number;
+  /** Poster requests refused because the limits in Redis could not be reached. */
+  readonly limitsRefusals: () => number;
 }
 
 export interface ServiceMetrics {
@@ -62,6 +64,9 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   registry.gauge('poster_store_limit_bytes', 'POSTER_MAX_BYTES: bytes the poster store may hold.', { aggregation: 'max', collect: () => posters?.storeLimit ?? 0 });
   const rateLimited = registry.counter('rate_limited_total', 'Requests refused by the per-subject rate limit (429).');
   registry.counter('jwt_cache_hits_total', 'Bearer tokens found already verified in the cache.', [], { collect: () => posters?.jwtCacheHits() ?? 0 });
+  registry.counter('poster_limits_unavailable_total', 'Poster requests refused (503) because the limits in Redis (REDIS_URL) could not be reached.', [], {
+    collect: () => posters?.limitsRefusals() ?? 0,
+  });
   const processMetrics = createProcessMetrics(registry);
   return {
     registry,

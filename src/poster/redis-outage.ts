@@ -21,12 +21,15 @@ export interface OutageGuardOptions {
 export interface OutageGuard {
   /** Runs `work`; a failure of Redis is reported and becomes LimitsUnavailable. */
   failClosed<T>(work: () => Promise<T>): Promise<T>;
+  /** Requests refused so far because Redis failed (`poster_limits_unavailable_total`). */
+  readonly refusals: number;
   stop(): void;
 }
 
 export function createOutageGuard({ endpoint, onStateChange, log, clock }: OutageGuardOptions): OutageGuard {
   let lastReportAt = -Infinity;
   let reported = false;
+  let refusals = 0;
   const stop = onStateChange((change) => {
     if (change.state !== 'ready' || !reported) return;
     reported = false;
@@ -47,8 +50,12 @@ export function createOutageGuard({ endpoint, onStateChange, log, clock }: Outag
       } catch (err) {
         if (!(err instanceof RedisFailure)) throw err;
         report(err);
+        refusals++;
         throw new LimitsUnavailable();
       }
+    },
+    get refusals() {
+      return refusals;
     },
     stop,
   };

@@ -40,6 +40,8 @@ export interface PosterService {
   jwtCacheHits(): number;
   /** The readiness check of Redis (`redis`), with REDIS_URL. */
   readonly redisCheck: (() => Promise<string | undefined>) | undefined;
+  /** Poster requests refused (503) because Redis could not be reached (`poster_limits_unavailable_total`). */
+  limitsRefusals(): number;
   /** Imports jose, which protected requests need; the server awaits it before it listens. */
   ready(): Promise<void>;
   /** Stops the render workers and the Redis client. */
@@ -51,6 +53,7 @@ interface PosterLimits {
   readonly rate: RateLimiter | undefined;
   readonly store: StoreCount;
   readonly check: (() => Promise<string | undefined>) | undefined;
+  refusals(): number;
   close(): Promise<void>;
 }
 
@@ -60,7 +63,7 @@ async function createLimits(config: Config, logger: Pick<Logger, 'log'>, clock: 
   if (config.redis !== undefined) {
     const { createSharedLimits } = await import('./shared-limits.js');
     const shared = createSharedLimits({ endpoint: config.redis, rateLimit: config.posterRateLimit, postersDir, maxBytes: config.posterMaxBytes, logger, clock });
-    return { rate: shared.rate, store: shared.store, check: () => shared.check(), close: () => shared.close() };
+    return { rate: shared.rate, store: shared.store, check: () => shared.check(), refusals: () => shared.refusals(), close: () => shared.close() };
   }
   const usage = new PosterUsage(postersDir, config.posterMaxBytes);
   // The walk runs at start-up; a failure here is retried, and answered, by the first request.
@@ -68,7 +71,7 @@ async function createLimits(config: Config, logger: Pick<Logger, 'log'>, clock: 
   const rate = config.posterRateLimit > 0
     ? new PosterRateLimiter({ dir: join(config.varDir, POSTER_RATE_DIR), limit: config.posterRateLimit, clock })
     : undefined;
-  return { rate, store: usage, check: undefined, close: async () => {} };
+  return { rate, store: usage, check: undefined, refusals: () => 0, close: async () => {} };
 }
 
 export async function createPosterService({ config, clock, say, logger, renderPool = {} }: PosterServiceOptions): Promise<PosterService> {
@@ -91,6 +94,7 @@ export async function createPosterService({ config, clock, say, logger, renderPo
     storeBytes: () => limits.store.total,
     jwtCacheHits: () => cache?.hits ?? 0,
     redisCheck: limits.check,
+    limitsRefusals: () => limits.refusals(),
     ready: () => loadJose().then(() => undefined),
     close: async () => void (await Promise.all([pool.close(), limits.close()])),
   };

@@ -28,6 +28,8 @@ export interface SharedLimits {
   readonly store: RedisStoreCount;
   /** The readiness check `redis`: undefined while Redis answers a PING, else why not. */
   check(): Promise<string | undefined>;
+  /** Requests refused because Redis failed. */
+  refusals(): number;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export function createSharedLimits({ endpoint, rateLimit, postersDir, maxBytes, 
         return err instanceof Error ? err.message : String(err);
       }
     },
+    refusals: () => guard.refusals,
     async close() {
       guard.stop();
       await client.close();

@@ -17,6 +17,7 @@ import { POSTERS_DIR } from '../../src/poster/api.js';
 import { renderPoster } from '../../src/poster/library.js';
 import { createRedisClient, parseRedisUrl, type RedisClient } from '../../src/redis.js';
 import { send } from '../helpers/http.js';
+import { sample } from '../helpers/metrics-page.js';
 import { REDIS_PASSWORD, startRedis, stopRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { reach } from '../helpers/redis-state.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -142,6 +143,9 @@ describe('poster limits in Redis, shared by two services', () => {
     assert.match(critical[0]!.message, /^Poster limits unavailable: RedisUnavailable: .*answered 503 until Redis at redis:\/\/127\.0\.0\.1:\d+\/3 answers$/);
     assert.ok(!critical[0]!.message.includes(REDIS_PASSWORD), 'never the password');
     assert.equal(one!.log.lines.filter((l) => l.channel === 'request' && l.level === 'WARNING').length, 20, 'each answer a WARNING');
+    const page = (await send(one!.adminUrl!, 'GET', '/metrics')).body;
+    assert.equal(sample(page, 'poster_limits_unavailable_total'), 20);
+    assert.equal(sample(page, 'http_requests_total{method="POST",status="503"}'), 20);
     const ready = await send(one!.adminUrl!, 'GET', '/readyz');
     assert.equal(ready.status, 503);
     assert.match(JSON.parse(ready.body).checks.redis, /unavailable/);

@@ -60,6 +60,7 @@ describe('createOutageGuard', () => {
       advance(50); // 50 requests over 2.5 s
     }
     assert.equal(lines.length, 3, lines.map((l) => l.join(' ')).join('\n'));
+    assert.equal(guard.refusals, 50, 'every refusal counted');
     assert.deepEqual(lines[0], ['CRITICAL', 'Poster limits unavailable: RedisUnavailable: Redis at redis://10.0.0.9:6379/0 is unavailable: connect ECONNREFUSED; poster requests are answered 503 until Redis at redis://10.0.0.9:6379/0 answers']);
   });
 

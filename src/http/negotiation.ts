@@ -78,14 +78,21 @@ export const MAX_REMEMBERED_ACCEPTS = 256;
  */
 export function createNegotiator(): (accept: string | undefined) => Representation {
   const remembered = new Map<string, Representation>();
+  // The last Accept and its answer: most clients of an API send the same one, and comparing it
+  // spares hashing a new header string for the map.
+  let lastAccept = '';
+  let lastAnswer: Representation = 'html';
   return (accept) => {
     if (accept === undefined || accept === '' || accept === '*/*') return 'html';
+    if (accept === lastAccept) return lastAnswer;
     let known = remembered.get(accept);
     if (known === undefined) {
       known = negotiate(accept);
       if (remembered.size >= MAX_REMEMBERED_ACCEPTS) remembered.clear();
       remembered.set(accept, known);
     }
+    lastAccept = accept;
+    lastAnswer = known;
     return known;
   };
 }

@@ -49,6 +49,8 @@ const ALL_SERVERS = {
   ours: (logDir) => startChild('../dist/server.js', [], ourEnv(logDir), [], { cpu: SERVER_CPU }),
   'ours+access': (logDir) => startChild('../dist/server.js', [], ourEnv(logDir, '1'), [], { cpu: SERVER_CPU }),
   ...(BEFORE ? { before: (logDir) => startChild(BEFORE, [], ourEnv(logDir), [], { cpu: SERVER_CPU }) } : {}),
+  // BEFORE_ACCESS=1: the older build with its access log too, to pair the log's cost before and after.
+  ...(BEFORE && process.env.BEFORE_ACCESS === '1' ? { 'before+access': (logDir) => startChild(BEFORE, [], ourEnv(logDir, '1'), [], { cpu: SERVER_CPU }) } : {}),
   'fastify+pino': (logDir) => startChild('servers/fastify-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
   'fastify+pino+requests': (logDir) => startChild('servers/fastify-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log'), REQUEST_LOG: '1' }, [], { cpu: SERVER_CPU }),
   'hono+pino': (logDir) => startChild('servers/hono-mix.mjs', [], { PAGE_404, LOG_FILE: join(logDir, 'pino.log') }, [], { cpu: SERVER_CPU }),
@@ -57,7 +59,7 @@ const ONLY = process.env.ONLY?.split(',');
 const SERVERS = Object.fromEntries(Object.entries(ALL_SERVERS).filter(([name]) => name === 'ours' || !ONLY || ONLY.includes(name)));
 const NAMES = Object.keys(SERVERS);
 /** Servers that write one request line per request besides the error line. */
-const REQUEST_LINES = new Set(['ours+access', 'fastify+pino+requests']);
+const REQUEST_LINES = new Set(['ours+access', 'before+access', 'fastify+pino+requests']);
 
 /** One wrk run of the mix: requests/s, requests completed, p99 at saturation (ms). */
 function wrk(url, seconds) {

@@ -10,7 +10,7 @@ import type { ServiceDocumentSource } from './entry-point.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
 import type { Handler } from './http/handler.js';
 import { createNegotiator } from './http/negotiation.js';
-import { resolveRequest, underNamespace, type RequestContext } from './http/request.js';
+import { LastHost, resolveRequest, underNamespace, type RequestContext } from './http/request.js';
 import { createRequestIdSource } from './http/request-id.js';
 import { echoRequestId, frameForWireMethod, sendBody } from './http/response.js';
 import type { Logger } from './log.js';
@@ -46,6 +46,7 @@ export function createApp(options: AppOptions): RequestListener {
   const newRequestId = options.newRequestId ?? createRequestIdSource();
   const clock = options.clock ?? Date.now;
   const negotiate = createNegotiator();
+  const lastHost = new LastHost();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
   const maskSecrets = createSecretMasker(config);
@@ -72,7 +73,7 @@ export function createApp(options: AppOptions): RequestListener {
   }
 
   return (req, res) => {
-    const ctx = resolveRequest(req, config, clock(), newRequestId);
+    const ctx = resolveRequest(req, config, clock(), newRequestId, lastHost);
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
     echoRequestId(res, ctx.requestId);
     watch?.(ctx, req, res);

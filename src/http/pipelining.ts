@@ -92,7 +92,8 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     if (this.#socket.destroyed) return;
     this.#running++;
     if (this.#running >= this.#limit) this.#hold();
-    res.once('finish', this.#onAnswered);
+    // A response finishes once: `on` spares the wrapper `once` builds and removes per request.
+    res.on('finish', this.#onAnswered);
     this.#listener(req, res);
   }
 

@@ -21,16 +21,28 @@ export function isValidRequestId(value: string): boolean {
   return value.length > 0 && value.length <= MAX_REQUEST_ID_LENGTH && REQUEST_ID.test(value);
 }
 
+/** Ids made at once: one native hex encoding serves them all. */
+const IDS_PER_BATCH = 64;
+
 /** A source of new request ids; `random` is Math.random but in tests. */
 export function createRequestIdSource(random: () => number = Math.random): () => string {
-  // Two hex digits per byte from a table: a 32-bit number's own toString(16) takes V8's slow
-  // path for numbers past 2^31, 1.5 µs an id against 0.3 µs this way.
-  const hex = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-  const word = () => {
-    const n = Math.floor(random() * 2 ** 32);
-    return hex[n >>> 24]! + hex[(n >>> 16) & 0xff]! + hex[(n >>> 8) & 0xff]! + hex[n & 0xff]!;
+  // Ids are cut from one hex text made for IDS_PER_BATCH of them: an id built of 16 table
+  // lookups joined one by one cost about 2,000 machine instructions (callgrind, GET /), a slice
+  // of the batch's text a few dozen.
+  const bytes = Buffer.alloc(IDS_PER_BATCH * 16);
+  const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let batch = '';
+  let next = IDS_PER_BATCH;
+  return () => {
+    if (next === IDS_PER_BATCH) {
+      // Each draw gives 32 bits, written big-endian: its hex digits in the order it has them.
+      for (let offset = 0; offset < bytes.byteLength; offset += 4) words.setUint32(offset, Math.floor(random() * 2 ** 32));
+      batch = bytes.toString('hex');
+      next = 0;
+    }
+    const start = next++ * 32;
+    return batch.slice(start, start + 32);
   };
-  return () => `${word()}${word()}${word()}${word()}`;
 }
 
 /** The request's id: the trusted proxy's when valid, else a new one. */

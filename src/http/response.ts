@@ -61,7 +61,7 @@ export function writeFramedHead(res: ServerResponse, status: number, headers: Re
   // Kept, not read: only the access log and the metrics ask for the length, after the answer.
   if (withBody && res.req.method !== 'HEAD') (res as MarkedResponse)[HEAD_WITH_BODY] = framed;
   // Node only reads the list it is given (its type asks for a mutable one).
-  res.writeHead(status, (requestId === undefined ? framed : framed.concat('x-request-id', requestId)) as HeaderList);
+  res.writeHead(status, (requestId === undefined ? framed : withRequestId(framed, requestId)) as HeaderList);
   // A pipelined request's 100 Continue waits in its response's queue until the answers before
   // it are out, and Node puts the head of a response whose first body chunk is a Buffer in
   // front of that queue: the 100 would land between head and body. The head alone keeps order.
@@ -78,6 +78,16 @@ export function answeredBodyBytes(res: ServerResponse): number {
   if (headers === undefined) return 0;
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === 'content-length') return Number(headers[i + 1]);
   return 0;
+}
+
+/**
+ * The head and `X-Request-Id`, in a new list: copied and pushed, not `concat`, which runs in
+ * C++ and cost about 1,600 machine instructions a head (callgrind, GET /).
+ */
+function withRequestId(headers: Readonly<HeaderList>, requestId: string): HeaderList {
+  const list = headers.slice();
+  list.push('x-request-id', requestId);
+  return list;
 }
 
 /** The head with `Content-Length: 0` in place of any length it had. */

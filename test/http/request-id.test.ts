@@ -29,6 +29,11 @@ describe('request ids', () => {
     // Every digit written, leading zeros kept, the largest draw all f.
     const draws = [1 / 2 ** 32, 0x0a0b0c0d / 2 ** 32, 1 - 2 ** -53, 0];
     assert.equal(createRequestIdSource(() => draws.shift()!)(), '000000010a0b0c0dffffffff00000000');
+    // Past one batch of ids, each id still holds its own four draws, in the order drawn.
+    let draw = 0;
+    const counting = createRequestIdSource(() => ++draw / 2 ** 32);
+    const hex8 = (n: number) => n.toString(16).padStart(8, '0');
+    for (let i = 0; i < 150; i++) assert.equal(counting(), [1, 2, 3, 4].map((k) => hex8(4 * i + k)).join(''), `id ${i}`);
     // No part common to one source's ids: neither a count nor an instance can be read from them.
     const [a, b] = [newId(), newId()];
     assert.ok([0, 8, 16, 24].every((at) => a.slice(at, at + 8) !== b.slice(at, at + 8)), `${a} ${b}`);

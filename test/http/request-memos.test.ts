@@ -1,7 +1,7 @@
 /**
- * What an app remembers between requests (the last valid Host and its base URL, the last Accept
- * and its representation) never carries one request's answer into another's: each request below
- * differs from the one before it in just that header, on one service.
+ * What an app remembers between requests (the last valid Host and its base URL, the
+ * representation of each Accept it has seen) never carries one request's answer into another's:
+ * each request below differs from the one before it in just that header, on one service.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';

@@ -8,8 +8,13 @@
 //   BEFORE=<an older build's dist/server.js> adds it as "before"; ONLY=get or ONLY=flood runs one part;
 //   ONLY=mix counts the realistic 404 mix of bench:mix instead (lib/mix.mjs, sent in order and
 //   again from its start), the load on which a memo of the last request has to prove it pays.
+//   STEADY=1 counts steady state only: WARM requests (12,000) run uninstrumented, then the count
+//   runs over SMALL (2,000) and LARGE (6,000) requests in the same process (TurboFan still compiles
+//   there: totals move by thousands between runs, a function's own count repeats);
+//   with it PERF_MAP=1 names the JIT's functions (node --perf-basic-prof) and KEEP_DUMP=<file>
+//   keeps each server's steady dump as <file>.<server> for callgrind_annotate.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +22,10 @@ import { SECRETS, machine } from './lib/measure.mjs';
 import { requestMix } from './lib/mix.mjs';
 import { progress, report } from './lib/results.mjs';
 
-const SMALL = Number(process.env.SMALL ?? 5_000);
-const LARGE = Number(process.env.LARGE ?? 45_000);
+const STEADY = process.env.STEADY === '1';
+const SMALL = Number(process.env.SMALL ?? (STEADY ? 2_000 : 5_000));
+const LARGE = Number(process.env.LARGE ?? (STEADY ? 6_000 : 45_000));
+const WARM = Number(process.env.WARM ?? 12_000);
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 /** Ours as the peers run: no access log (`accessLog` '1': with it, against peers logging requests). */
 const ours = (script, accessLog = '0') => ({ script, env: { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, 'log'), ACCESS_LOG: accessLog } });
@@ -27,7 +34,7 @@ const ours = (script, accessLog = '0') => ({ script, env: { ...SECRETS, APP_ENV:
  * `count` requests over 8 keep-alive connections, each sent when the last is answered; all must
  * get `status`. `requests` (paths and headers) are sent in turn instead, when given.
  */
-async function drive(url, count, status, headers, requests) {
+async function drive(url, count, status, headers, requests, from = 0) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   let sent = 0;
   let answered = 0;
@@ -35,7 +42,7 @@ async function drive(url, count, status, headers, requests) {
   await new Promise((resolve, reject) => {
     const next = () => {
       if (sent >= count) return;
-      const mixed = requests?.[sent % requests.length];
+      const mixed = requests?.[(from + sent) % requests.length];
       sent++;
       http.get(mixed ? new URL(mixed.path, url) : url, { agent, headers: mixed ? mixed.headers : headers }, (res) => {
         if (res.statusCode !== status) reject(new Error(`${url}: ${res.statusCode}`));
@@ -77,10 +84,64 @@ async function instructions({ script, env }, count, path, status, headers, reque
   return { total: Number(summary), body };
 }
 
+/** `callgrind_control` run against the server (`-i on` starts counting, `-d` dumps what it counted). */
+function control(pid, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('callgrind_control', [...args, String(pid)], { stdio: 'ignore' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`callgrind_control ${args.join(' ')}: ${code}`))));
+  });
+}
+
+/**
+ * Steady state: WARM requests uncounted, then SMALL, then LARGE - SMALL more, counted and
+ * dumped apart in one process; the second dump over its requests is the steady count.
+ */
+async function steadyInstructions(name, { script, env }, path, status, headers, requests) {
+  const out = mkdtempSync(join(work, 'callgrind-'));
+  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', ...(process.env.PERF_MAP === '1' ? ['--perf-basic-prof', '--logfile=/dev/null'] : []), script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
+  });
+  await drive(`${url}${path}`, WARM, status, headers, requests);
+  // The server answers callgrind_control only when it runs: a request wakes it.
+  const on = control(child.pid, '-i', 'on');
+  await Promise.all([on, drive(`${url}${path}`, 8, status, headers, requests, WARM)]);
+  await drive(`${url}${path}`, SMALL, status, headers, requests, WARM + 8);
+  const first = control(child.pid, '-d');
+  await Promise.all([first, drive(`${url}${path}`, 8, status, headers, requests, WARM + 8 + SMALL)]);
+  const body = await drive(`${url}${path}`, LARGE - SMALL, status, headers, requests, WARM + 16 + SMALL);
+  const second = control(child.pid, '-d');
+  await Promise.all([second, drive(`${url}${path}`, 8, status, headers, requests, WARM + 16 + LARGE)]);
+  child.kill('SIGTERM');
+  await exited;
+  // cg.<pid>.1 holds the first SMALL requests, cg.<pid>.2 the LARGE - SMALL after them.
+  const file = join(out, readdirSync(out).find((f) => /^cg\.\d+\.2$/.test(f)) ?? 'none');
+  const totals = /^(?:summary|totals): (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1];
+  // KEEP_DUMP=<file> keeps the steady dump, for callgrind_annotate.
+  if (process.env.KEEP_DUMP) copyFileSync(file, `${process.env.KEEP_DUMP}.${name}`);
+  rmSync(out, { recursive: true, force: true });
+  if (totals === undefined) throw new Error(`${script}: no callgrind totals`);
+  return { perRequest: Number(totals) / (LARGE - SMALL), body };
+}
+
 /** Every request asks for JSON, as autocannon does in bench:http. */
 const JSON_ACCEPT = { accept: 'application/json' };
 
 async function perRequest(name, server, path = '/', status = 200, headers = JSON_ACCEPT, requests = undefined) {
+  if (STEADY) {
+    progress(`${name}: ${WARM} requests uncounted, then ${LARGE - SMALL} counted after ${SMALL} to ${requests ? 'the mix' : path}`);
+    return steadyInstructions(name, server, path, status, headers, requests);
+  }
   progress(`${name}: ${SMALL} requests to ${requests ? 'the mix' : path}`);
   const small = await instructions(server, SMALL, path, status, headers, requests);
   progress(`${name}: ${LARGE} requests to ${requests ? 'the mix' : path}`);
@@ -92,18 +153,20 @@ async function perRequest(name, server, path = '/', status = 200, headers = JSON
 const rowsAgainst = (results, peer) =>
   Object.entries(results).map(([name, r]) => `| ${name} | ${Math.round(r.perRequest).toLocaleString('en')} | ${(results[peer].perRequest / r.perRequest).toFixed(3)} |`);
 const runLine = (what) =>
-  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} ${what}) over 8 keep-alive connections`;
+  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; valgrind callgrind, (${LARGE.toLocaleString('en')} − ${SMALL.toLocaleString('en')} ${what})${STEADY ? ` after ${WARM.toLocaleString('en')} uncounted` : ''} over 8 keep-alive connections`;
 const ONLY = process.env.ONLY;
 
 if (ONLY === 'mix') {
   const mix = (name, server) => perRequest(name, server, '/', 404, undefined, requestMix(4000, Number(process.env.SEED ?? 2026)));
-  // MIX=ours,ours+access counts those only (ours always, first: the peers send its page).
+  // MIX=ours,ours+access counts those only (ours always, first: the peers send its page);
+  // with BEFORE, MIX=…,before+access counts the older build's access log too.
   const wanted = (name) => !process.env.MIX || process.env.MIX.split(',').includes(name);
   const results = { ours: await mix('ours', ours('../dist/server.js')) };
   if (wanted('fastify+pino')) results['fastify+pino'] = await mix('fastify+pino', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log') } });
   if (wanted('ours+access')) results['ours+access'] = await mix('ours+access', ours('../dist/server.js', '1'));
   if (wanted('fastify+pino+requests')) results['fastify+pino+requests'] = await mix('fastify+pino+requests', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log'), REQUEST_LOG: '1' } });
   if (process.env.BEFORE) results.before = await mix('before', ours(process.env.BEFORE));
+  if (process.env.BEFORE && wanted('before+access')) results['before+access'] = await mix('before+access', ours(process.env.BEFORE, '1'));
   reportMix(rowsAgainst(results, results['fastify+pino'] ? 'fastify+pino' : 'ours'));
 } else if (ONLY !== 'flood') {
   const results = { ours: await perRequest('ours', ours('../dist/server.js')) };

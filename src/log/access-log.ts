@@ -4,7 +4,7 @@
  * (`daily-file-sink.ts`) with the error log's rotation, retention and byte cap. The sink's own
  * notices are JSON lines too: `{"time":"…","notice":"12 access log lines dropped: …"}`.
  */
-import { formatAccessLine, type AccessRecord } from './access-format.js';
+import { writeAccessLine, type AccessRecord } from './access-format.js';
 import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
 import { createIsoTimestamper } from './format.js';
 import { escapeJsonLine } from './json-text.js';
@@ -48,7 +48,13 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
   const mask = options.mask;
   return {
     record(entry) {
-      sink.append(sink.now(), formatAccessLine(entry, stamp, mask));
+      const line = writeAccessLine(entry, stamp, mask);
+      // The line is built by additions, which V8 keeps as a tree of its pieces until the text is
+      // read; reading one character makes it one flat string now. Queued as a tree, 40,000
+      // typical lines (16.7 MB) held 55.7 MB of heap, flat 18.0 MB: a full queue stays near its
+      // byte bound. The copy is the one the batch's write would make anyway.
+      line.text.charCodeAt(0);
+      sink.append(sink.now(), line.text, line.bytes);
     },
     flush: () => sink.flush(),
     flushSync: () => sink.flushSync(),

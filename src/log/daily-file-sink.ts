@@ -147,9 +147,12 @@ export class DailyFileSink {
     return this.#clock();
   }
 
-  /** Queues `line` (whole, newline included), given at `instant` (read from now()). */
-  append(instant: number, line: string): void {
-    this.#enqueue(instant, line);
+  /**
+   * Queues `line` (whole, newline included), given at `instant` (read from now()); `bytes` is
+   * its UTF-8 size when the caller knows it (the access log does, for most lines).
+   */
+  append(instant: number, line: string, bytes: number = Buffer.byteLength(line)): void {
+    this.#enqueue(instant, line, bytes);
     if (this.#closed) this.flushSync();
     else this.#schedule();
   }
@@ -201,8 +204,7 @@ export class DailyFileSink {
     this.#tellCapDropsOnStderr();
   }
 
-  #enqueue(instant: number, text: string): void {
-    const bytes = Buffer.byteLength(text);
+  #enqueue(instant: number, text: string, bytes: number): void {
     if (!this.#queue.fits(bytes)) {
       this.#queueDropped++;
       this.#dropped++;

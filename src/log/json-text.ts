@@ -60,6 +60,11 @@ export function jsonString(text: string | null): string {
   return isPlain(text) ? `"${text}"` : escapeJsonLine(JSON.stringify(text));
 }
 
+/** What jsonString writes between the quotes: the text itself when it is plain. */
+export function jsonStringContent(text: string): string {
+  return isPlain(text) ? text : escapeJsonLine(JSON.stringify(text)).slice(1, -1);
+}
+
 /** A finite number as JSON writes it; NaN and the infinities, which JSON cannot hold, as `null`. */
 export function jsonNumber(value: number): string {
   return Number.isFinite(value) ? `${value}` : 'null';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatAccessLine, formatMillis, shareRoom, type AccessRecord } from '../../src/log/access-format.js';
+import { formatAccessLine, formatMillis, shareRoom, writeAccessLine, type AccessRecord } from '../../src/log/access-format.js';
 import { createIsoTimestamper, MAX_LINE_BYTES } from '../../src/log/format.js';
 import { parseConfig } from '../../src/config.js';
 import { createSecretMasker } from '../../src/secrets.js';
@@ -161,6 +161,34 @@ describe('formatAccessLine', () => {
 
   it('writes an arrival time no Date can hold as "-" rather than throwing', () => {
     assert.equal(parsed(line({ time: Number.NaN })).time, '-');
+  });
+});
+
+describe('writeAccessLine', () => {
+  it('gives the line formatAccessLine writes and its size in UTF-8 bytes, whichever way the line was written', () => {
+    const mask = createSecretMasker(parseConfig({ APP_ENV: 'test', APP_SECRET: 'bench-secret-4f5e6d7c' }, process.cwd()));
+    const records: Partial<AccessRecord>[] = [
+      {},
+      { userAgent: 'Mozilla/5.0 (compatible; Señor/1.0)' },
+      { target: '/a"b\\c', referer: 'https://a.example/\u2028' },
+      { target: '/x?key=bench-secret-4f5e6d7c' },
+      { target: '/x?key=bench%2Dsecret-4f5e6d7c' },
+      { target: `/${'é'.repeat(MAX_LINE_BYTES)}` },
+      { target: `/${'a'.repeat(MAX_LINE_BYTES)}` },
+    ];
+    for (const changes of records) {
+      const written = writeAccessLine({ ...SAMPLE, ...changes }, madrid(), mask);
+      assert.equal(written.text, line(changes, mask));
+      assert.equal(written.bytes, Buffer.byteLength(written.text), written.text.slice(0, 120));
+    }
+  });
+
+  it('masks what each text holds, not what two texts or the address spell together', () => {
+    // The texts are searched together first; a find there that no one text holds changes nothing.
+    for (const secret of ['POST PUT /settings', '203.0.113.7', '+01:00 7f3a9c2e4b1d']) {
+      const mask = createSecretMasker(parseConfig({ APP_ENV: 'test', APP_SECRET: secret }, process.cwd()));
+      assert.equal(writeAccessLine(SAMPLE, madrid(), mask).text, line({}), secret);
+    }
   });
 });
 

@@ -11,7 +11,7 @@ export type { OffsetAt } from './tzif.js';
 /** The wall-clock parts of an instant, zero-padded. */
 export type ZonedParts = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;
 
-/** Where the system keeps its TZif files (RFC 8536), one per zone name. */
+/** Where the system keeps its TZif files (RFC 8536), one per zone name, unless TZDIR says otherwise (as for the C library). */
 const ZONEINFO_DIR = '/usr/share/zoneinfo';
 
 /** `Europe/Madrid`, `Etc/GMT+1`, `UTC`: names that stay inside ZONEINFO_DIR (no `..`, no leading `/`). */
@@ -23,10 +23,10 @@ const ZONE_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
  * and 20 ms on first use (ICU's code and data paged in) where the file costs a 3 KiB read: the
  * logs stamp every line, so this decides whether a service that logs pays them at all.
  */
-export function zoneOffsets(timeZone: string): OffsetAt {
+export function zoneOffsets(timeZone: string, zoneinfoDir: string = process.env.TZDIR || ZONEINFO_DIR): OffsetAt {
   if (ZONE_NAME.test(timeZone)) {
     try {
-      const offsets = parseTzif(readFileSync(join(ZONEINFO_DIR, timeZone)));
+      const offsets = parseTzif(readFileSync(join(zoneinfoDir, timeZone)));
       if (offsets !== undefined) return offsets;
     } catch {
       // No database on this system (or not this zone): Intl has its own.

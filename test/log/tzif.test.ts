@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseTzif } from '../../src/log/tzif.js';
+import { zoneOffsets } from '../../src/log/zoned-time.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 
@@ -91,5 +95,28 @@ describe('parseTzif', () => {
       empty: new Uint8Array(0),
     };
     for (const [name, bytes] of Object.entries(cases)) assert.equal(parseTzif(bytes), undefined, name);
+  });
+});
+
+describe('zoneOffsets and TZDIR', () => {
+  it('reads a zone from the directory TZDIR names, as the C library does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tzdir-'));
+    try {
+      mkdirSync(join(dir, 'Test'));
+      writeFileSync(join(dir, 'Test', 'Plus0530'), tzif({ transitions: [], types: [19800], footer: '<+0530>-5:30' }));
+      const saved = process.env.TZDIR;
+      process.env.TZDIR = dir;
+      try {
+        assert.equal(zoneOffsets('Test/Plus0530')(at('2026-07-01T00:00:00Z')), 19800);
+      } finally {
+        if (saved === undefined) delete process.env.TZDIR;
+        else process.env.TZDIR = saved;
+      }
+      assert.equal(zoneOffsets('Test/Plus0530', dir)(at('2026-01-01T00:00:00Z')), 19800);
+      // Without it, the zone is nobody's: Intl refuses the name.
+      assert.throws(() => zoneOffsets('Test/Plus0530', join(dir, 'nowhere')), RangeError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -24,7 +24,7 @@ import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Problem } from '../problem.js';
 import { errorCode } from '../util/errno.js';
-import type { Admission, StoreCount } from './limits.js';
+import type { Admission, StoreCount, StoredPoster } from './limits.js';
 
 /** The ledger's name inside the posters directory. */
 export const USAGE_LEDGER = '.usage';
@@ -181,16 +181,9 @@ export class PosterUsage implements StoreCount {
   async #walk(ledger: { ino: number; size: number }): Promise<void> {
     const sizes = new Map<string, number>();
     let total = 0;
-    try {
-      for await (const entry of await opendir(this.#dir)) {
-        if (entry.name.startsWith('.') || !entry.isFile()) continue; // the ledger and temp files
-        const size = await fileSize(join(this.#dir, entry.name));
-        if (size === undefined) continue; // removed while we walked
-        sizes.set(entry.name, size);
-        total += size;
-      }
-    } catch (err) {
-      if (errorCode(err) !== 'ENOENT') throw err; // no posters yet
+    for (const poster of await listPosters(this.#dir)) {
+      sizes.set(poster.name, poster.bytes);
+      total += poster.bytes;
     }
     this.#sizes = sizes;
     this.#total = total;
@@ -241,4 +234,19 @@ export async function fileSize(path: string): Promise<number | undefined> {
     if (errorCode(err) === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** The posters a directory holds (no dotfiles: the ledger and temporary files), none when it is missing. */
+export async function listPosters(dir: string): Promise<StoredPoster[]> {
+  const posters: StoredPoster[] = [];
+  try {
+    for await (const entry of await opendir(dir)) {
+      if (entry.name.startsWith('.') || !entry.isFile()) continue;
+      const bytes = await fileSize(join(dir, entry.name));
+      if (bytes !== undefined) posters.push({ name: entry.name, bytes });
+    }
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') throw err;
+  }
+  return posters;
 }

@@ -13,12 +13,10 @@
  * replaced by the files, before the next poster is admitted. Either is one script, so no instance
  * ever sees half a count.
  */
-import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScript, RedisProtocolError, type RedisArg, type RedisClient, type RedisReply, type RedisScript } from '../redis.js';
-import { errorCode } from '../util/errno.js';
 import type { Admission, StoreCount, StoredPoster } from './limits.js';
-import { fileSize, InsufficientStorage } from './quota.js';
+import { fileSize, InsufficientStorage, listPosters } from './quota.js';
 import type { OutageGuard } from './redis-outage.js';
 import { integerPair } from './redis-rate.js';
 
@@ -151,21 +149,6 @@ export class RedisStoreCount implements StoreCount {
     this.#total = await this.#guard.failClosed(async () => integerOf(await this.#client.evalScript(COUNT_FILES, STORE_KEYS, args)));
     this.#startCounted = true;
   }
-}
-
-/** The posters a directory holds (no dotfiles: the ledger and temporary files), none when it is missing. */
-export async function listPosters(dir: string): Promise<StoredPoster[]> {
-  const posters: StoredPoster[] = [];
-  try {
-    for await (const entry of await opendir(dir)) {
-      if (entry.name.startsWith('.') || !entry.isFile()) continue;
-      const bytes = await fileSize(join(dir, entry.name));
-      if (bytes !== undefined) posters.push({ name: entry.name, bytes });
-    }
-  } catch (err) {
-    if (errorCode(err) !== 'ENOENT') throw err;
-  }
-  return posters;
 }
 
 function integerOf(reply: RedisReply): number {

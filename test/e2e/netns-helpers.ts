@@ -7,8 +7,8 @@
  * Needs root and iproute2 (`ip`); fails, never skips, without them.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+import { startRedis, stopRedis } from '../helpers/redis-server.js';
 import { runProgram } from '../helpers/programs.js';
 
 /** One "machine": a network namespace and its address on the lab's bridge. */
@@ -127,40 +127,11 @@ export interface LabRedis {
  * connections.
  */
 export async function startRedisIn(host: LabHost, port: number, password: string, dir: string): Promise<LabRedis> {
-  const child = spawn(inNamespace(host)[0]!, [...inNamespace(host).slice(1),
-    'redis-server', '--bind', host.address, '--port', String(port), '--requirepass', password,
-    '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c));
-  child.stderr.on('data', (c: Buffer) => (output += c));
-  const exited = once(child, 'exit');
-  exited.catch(() => {});
-  await new Promise<void>((resolve, reject) => {
-    const poll = setInterval(() => {
-      if (!output.includes('Ready to accept connections')) return;
-      clearInterval(poll);
-      resolve();
-    }, 20);
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      clearInterval(poll);
-      reject(err.code === 'ENOENT' ? new Error('ip is not installed: run scripts/install-test-tools') : err);
-    });
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      // `ip netns exec` says so when the program is missing, and exits 255.
-      const missing = output.includes('exec of "redis-server" failed');
-      reject(new Error(missing ? 'redis-server is not installed: run scripts/install-test-tools' : `redis-server exited ${code}: ${output}`));
-    });
-  });
+  const redis = await startRedis(port, dir, [], { launcher: inNamespace(host), bind: host.address, password });
   return {
-    child,
+    child: redis.child,
     url: (db) => `redis://:${encodeURIComponent(password)}@${host.address}:${port}/${db}`,
-    output: () => output,
-    async stop(signal) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      await exited;
-    },
+    output: redis.output,
+    stop: (signal) => stopRedis(redis, signal),
   };
 }

@@ -13,10 +13,20 @@ export interface RunningRedis {
   output(): string;
 }
 
+/** Where and how a test redis-server runs: by default on loopback, started directly. */
+export interface RedisServerOptions {
+  /** Words that run the program elsewhere, such as `ip netns exec <ns>`. */
+  readonly launcher?: readonly string[];
+  readonly bind?: string;
+  readonly password?: string;
+}
+
 /** Starts redis-server on `port` (plain TCP unless `extra` says otherwise) and waits until it accepts connections. */
-export async function startRedis(port: number, dir: string, extra: readonly string[] = []): Promise<RunningRedis> {
-  const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--requirepass', REDIS_PASSWORD,
+export async function startRedis(port: number, dir: string, extra: readonly string[] = [], options: RedisServerOptions = {}): Promise<RunningRedis> {
+  const [program, ...launcherArgs] = [...(options.launcher ?? []), 'redis-server'];
+  const child = spawn(program!, [
+    ...launcherArgs,
+    '--port', String(port), '--bind', options.bind ?? '127.0.0.1', '--requirepass', options.password ?? REDIS_PASSWORD,
     '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', '', ...extra,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -30,11 +40,13 @@ export async function startRedis(port: number, dir: string, extra: readonly stri
     }, 20);
     child.once('error', (err: NodeJS.ErrnoException) => {
       clearInterval(poll);
-      reject(err.code === 'ENOENT' ? new Error('redis-server is not installed: run scripts/install-test-tools') : err);
+      reject(err.code === 'ENOENT' ? new Error(`${program} is not installed: run scripts/install-test-tools`) : err);
     });
     child.once('exit', (code) => {
       clearInterval(poll);
-      reject(new Error(`redis-server exited ${code}: ${output}`));
+      // `ip netns exec` says so when the program is missing, and exits 255.
+      const missing = output.includes('exec of "redis-server" failed');
+      reject(new Error(missing ? 'redis-server is not installed: run scripts/install-test-tools' : `redis-server exited ${code}: ${output}`));
     });
   });
   return { child, output: () => output };

@@ -91,7 +91,9 @@ const rps = Object.fromEntries(NAMES.map((n) => [n, []]));
 const cpu = Object.fromEntries(NAMES.map((n) => [n, []]));
 const lost = Object.fromEntries(NAMES.map((n) => [n, 0]));
 for (let round = 0; round <= ROUNDS; round++) {
-  for (const name of NAMES) {
+  // Every other round runs the servers in reverse order, so a drift of the machine's speed within
+  // a round does not favour whoever runs first.
+  for (const name of round % 2 === 1 ? [...NAMES].reverse() : NAMES) {
     const logDir = mkdtempSync(join(work, 'log-'));
     const server = await SERVERS[name](logDir);
     const warm = wrk(server.url, 1);
@@ -149,7 +151,7 @@ agents. Every server answers them as ours does in prod (our HTML page unless a J
 preferred, the problem document otherwise, the year-long cache headers) and writes the error
 line and, when the type is not \`about:blank\`, the incident line: ours through its daily file
 sink, the peers through pino's asynchronous destination. wrk sends the list in order (each run
-from a random offset). Ratios are medians of the per-round ratios; "lines lost" counts answered
+from a random offset). The servers run in turn, in reverse order every other round. Ratios are medians of the per-round ratios; "lines lost" counts answered
 requests without their error line (and, for ours+access and fastify+pino+requests, without their
 request line). Latency: after the rounds, each server afresh gets the mix at a fixed rate from
 this process (on wrk's core) over 16 keep-alive connections, open loop: a request's latency runs

@@ -111,4 +111,31 @@ describe('a client that stops reading', async () => {
     const raw = await sendHalfClosed(service.url, 'GET /static/docs/hello.txt HTTP/1.1\r\nHost: x\r\n\r\n');
     assert.equal(statusOf(raw), 200);
   });
+
+  it('keeps a connection whose client reads slowly for longer than the stall timeout', async () => {
+    const { port } = new URL(service.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    socket.on('error', () => {});
+    let received = 0;
+    let allowance = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received >= allowance) socket.pause();
+    });
+    socket.write('GET /static/big.bin HTTP/1.1\r\nHost: x\r\n\r\n');
+    // A MiB every half timeout: the answer keeps moving, slower than the client could take it.
+    for (let step = 1; step <= 8; step++) {
+      await new Promise((resolve) => setTimeout(resolve, stallMs / 2));
+      allowance = step * 1024 * 1024;
+      socket.resume();
+    }
+    await new Promise((resolve) => setTimeout(resolve, stallMs / 2));
+    assert.equal(closed, false, `closed after ${received} bytes though the answer kept moving`);
+    assert.ok(received >= 8 * 1024 * 1024 && received < 32 * 1024 * 1024, `received ${received} bytes`);
+    socket.destroy();
+  });
 });

@@ -329,8 +329,15 @@ export class DailyFileSink {
     let text = this.#cutPath === path ? '\n' : '';
     if (notice !== undefined) text += this.#kind.notice(first.instant, notice);
     const prefixBytes = Buffer.byteLength(text);
-    for (let i = 0; i < kept; i++) text += batch[i]!.text;
-    return { data: Buffer.from(text), kept, withNotice: notice !== undefined, prefixBytes };
+    // A text as long as its UTF-8 size is ASCII alone, which Latin-1 copies byte for byte without
+    // UTF-8's measuring and encoding passes (about 150 ns a typical access line).
+    let ascii = prefixBytes === text.length;
+    for (let i = 0; i < kept; i++) {
+      const line = batch[i]!;
+      text += line.text;
+      if (line.bytes !== line.text.length) ascii = false;
+    }
+    return { data: Buffer.from(text, ascii ? 'latin1' : 'utf8'), kept, withNotice: notice !== undefined, prefixBytes };
   }
 
   /**

@@ -31,6 +31,23 @@ describe('the daily file sink', () => {
     );
   });
 
+  it('writes lines beyond ASCII as UTF-8, alone in a batch or among ASCII lines', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
+    log.log('app', 'INFO', 'plain');
+    log.log('app', 'INFO', 'café ✓ 😀');
+    log.log('app', 'INFO', 'plain again');
+    await log.flush();
+    log.log('app', 'INFO', 'ñandú');
+    await log.flush();
+    log.log('app', 'INFO', 'only ASCII');
+    await log.close();
+    const expected =
+      '2026-11-22 11:00:00 app.INFO: plain\n2026-11-22 11:00:00 app.INFO: café ✓ 😀\n2026-11-22 11:00:00 app.INFO: plain again\n' +
+      '2026-11-22 11:00:00 app.INFO: ñandú\n2026-11-22 11:00:00 app.INFO: only ASCII\n';
+    assert.deepEqual(readFileSync(join(dir, 'test-2026-11-22.log')), Buffer.from(expected, 'utf8'));
+  });
+
   it('writes within 100 ms without an explicit flush', async () => {
     const dir = freshDir();
     const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));

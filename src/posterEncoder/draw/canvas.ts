@@ -42,13 +42,18 @@ export class Canvas {
     }
   }
 
-  /** Composites `color` at `opacity` (0..1) through the mask's coverage: dst += (src − dst)·α. */
-  fillMask(mask: CoverageMask, color: Rgb, opacity = 1): void {
+  /**
+   * Composites `color` at `opacity` (0..1) through the mask's coverage: dst += (src − dst)·α.
+   * The mask lies at (mask.x + dx, mask.y + dy): text places one cached glyph mask at every pen
+   * position without copying it into a new object.
+   */
+  fillMask(mask: CoverageMask, color: Rgb, opacity = 1, dx = 0, dy = 0): void {
     const { r, g, b } = color;
     const d = this.data;
-    // Read once: masks come in several object shapes (text spreads a cached one with its
-    // position), and a property read of such an object in the loop costs more than the blend.
-    const { x: maskX, y: maskY, width: maskWidth, data: coverage } = mask;
+    // Read once: a property read in the loop costs more than the blend.
+    const { width: maskWidth, data: coverage } = mask;
+    const maskX = mask.x + dx;
+    const maskY = mask.y + dy;
     const x0 = Math.max(0, maskX);
     const y0 = Math.max(0, maskY);
     const x1 = Math.min(this.width, maskX + maskWidth);

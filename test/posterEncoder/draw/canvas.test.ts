@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Canvas } from '../../../src/posterEncoder/draw/canvas.js';
+import { PathBuilder } from '../../../src/posterEncoder/draw/path.js';
+import { fillPath } from '../../../src/posterEncoder/draw/shapes.js';
 
 const WHITE = { r: 255, g: 255, b: 255 };
 const RED = { r: 255, g: 0, b: 0 };
@@ -32,3 +34,28 @@ describe('Canvas.fillMask', () => {
     assert.deepEqual(canvas.pixel(0, 3), [255, 255, 255], 'nothing above the mask');
   });
 });
+
+describe('Canvas.fillAccumulated', () => {
+  it('blends long runs of one α exactly as the per-pixel formula, at every start and length', () => {
+    const color = { r: 200, g: 30, b: 90 };
+    const opacity = 0.3;
+    for (let x = 0; x < 5; x++) {
+      for (let width = BlendRuns.min; width < BlendRuns.min + 6; width++) {
+        const canvas = new Canvas(64, 3);
+        for (let i = 0; i < canvas.data.length; i++) canvas.data[i] = (i * 37 + x) & 255;
+        const before = canvas.data.slice();
+        const path = new PathBuilder().moveTo(x, 1).lineTo(x + width, 1).lineTo(x + width, 2).lineTo(x, 2).close();
+        fillPath(canvas, path, color, opacity);
+        const expected = before.slice();
+        for (let px = x; px < x + width; px++) {
+          const i = (64 + px) * 3;
+          [color.r, color.g, color.b].forEach((c, k) => (expected[i + k] = Math.trunc(before[i + k]! + (c - before[i + k]!) * opacity + 0.5)));
+        }
+        assert.deepEqual(canvas.data, expected, `run from x = ${x}, ${width} pixels`);
+      }
+    }
+  });
+});
+
+/** Runs from this length on go through the blend table (Canvas's BlendTable.MIN_RUN). */
+const BlendRuns = { min: 48 } as const;

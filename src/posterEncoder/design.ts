@@ -15,7 +15,7 @@ import { fillLinearGradient } from './draw/gradient.js';
 import { fillCircle, fillRect, fillRoundedRect, strokeLine } from './draw/shapes.js';
 import { drawLine, GlyphCache } from './draw/text.js';
 import type { Font } from './font/font.js';
-import { fitText, truncateLines, wrapText, type FittedText, type LaidOutLine } from './layout.js';
+import { fitShaped, fitText, shapeText, truncateLines, wrapShaped, type FittedText, type LaidOutLine } from './layout.js';
 import type { PosterSpec, Shape } from './spec.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -141,8 +141,9 @@ export function planText(spec: PosterSpec, fonts: PosterFonts): TextPlan {
 
 /** The largest title size in 4 lines; for long titles, smaller in up to 8 lines, words unbroken if possible. */
 function fitTitle(font: Font, title: string): FittedText {
-  const fitted = fitText(font, title, { maxWidth: CONTENT_WIDTH, ...TITLE });
-  return fitted.fits ? fitted : fitText(font, title, { maxWidth: CONTENT_WIDTH, ...LONG_TITLE });
+  const shaped = shapeText(font, title);
+  const fitted = fitShaped(shaped, { maxWidth: CONTENT_WIDTH, ...TITLE });
+  return fitted.fits ? fitted : fitShaped(shaped, { maxWidth: CONTENT_WIDTH, ...LONG_TITLE });
 }
 
 /**
@@ -150,9 +151,10 @@ function fitTitle(font: Font, title: string): FittedText {
  * Centred paragraphs are balanced; left-aligned ones keep the usual ragged right.
  */
 function planBody(font: Font, body: string, height: number, balance: boolean): { lines: LaidOutLine[]; size: number } {
+  const shaped = shapeText(font, body);
   for (let size = BODY.maxSize; size >= BODY.minSize; size -= 2) {
     const maxWidth = (CONTENT_WIDTH * font.unitsPerEm) / size;
-    const { lines } = wrapText(font, body, maxWidth, { balance });
+    const { lines } = wrapShaped(shaped, maxWidth, { balance });
     if (blockHeight(lines.length, size, BODY.lineHeight) <= height || size - 2 < BODY.minSize) {
       const fitting = Math.max(1, Math.floor((height - size * (ASCENT_EM + DESCENT_EM)) / (size * BODY.lineHeight)) + 1);
       return { lines: truncateLines(font, lines, fitting, maxWidth), size };

@@ -20,17 +20,19 @@ export interface WrappedText {
   readonly brokeWords: boolean;
 }
 
-/** A paragraph shaped in one run: glyphs, code points and each glyph's pen position. */
-interface ShapedRun {
-  readonly glyphs: number[];
-  readonly spaces: boolean[];
+/** A paragraph shaped in one run: glyphs, which of them are breakable spaces, pen positions. */
+export interface ShapedRun {
+  readonly glyphs: readonly number[];
+  readonly spaces: readonly boolean[];
   /** positions[i] = sum of advances and kerning before glyph i; positions[n] = run width. */
-  readonly positions: number[];
-  readonly advances: number[];
+  readonly positions: readonly number[];
+  readonly advances: readonly number[];
 }
 
-// Breakable spaces; U+00A0 (no-break space) deliberately is not one.
-const SPACE = /[ \t\u2000-\u200a\u3000]/u;
+/** Breakable spaces: tab, space, U+2000..U+200A, U+3000; U+00A0 (no-break space) deliberately is not one. */
+function isBreakableSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+}
 
 /** Code points, NFC-composed so `n` + U+0303 is drawn as the font's own `ñ`. */
 export function codePoints(text: string): number[] {
@@ -39,15 +41,38 @@ export function codePoints(text: string): number[] {
 
 function shapeRun(font: Font, text: string): ShapedRun {
   const points = codePoints(text);
-  const glyphs = points.map((c) => font.glyphIndex(SPACE.test(String.fromCodePoint(c)) ? 0x20 : c));
-  const spaces = points.map((c) => SPACE.test(String.fromCodePoint(c)));
-  const advances = glyphs.map((g) => font.advanceWidth(g));
+  const n = points.length;
+  const glyphs: number[] = [];
+  const spaces: boolean[] = [];
+  const advances: number[] = [];
+  for (const c of points) {
+    const space = isBreakableSpace(c);
+    const glyph = font.glyphIndex(space ? 0x20 : c);
+    glyphs.push(glyph);
+    spaces.push(space);
+    advances.push(font.advanceWidth(glyph));
+  }
   const positions = [0];
-  for (let i = 0; i < glyphs.length; i++) {
-    const kern = i + 1 < glyphs.length ? font.kerning(glyphs[i]!, glyphs[i + 1]!) : 0;
+  for (let i = 0; i < n; i++) {
+    const kern = i + 1 < n ? font.kerning(glyphs[i]!, glyphs[i + 1]!) : 0;
     positions.push(positions[i]! + advances[i]! + kern);
   }
   return { glyphs, spaces, positions, advances };
+}
+
+/**
+ * A text shaped once, paragraph by paragraph, to be wrapped at any number of widths: shaping
+ * (code points, glyphs, advances, kerning) does not depend on the width, and fitting a text
+ * tries a dozen of them.
+ */
+export interface ShapedText {
+  readonly unitsPerEm: number;
+  readonly paragraphs: readonly ShapedRun[];
+}
+
+/** Shapes each `\n`-separated paragraph of `text`. */
+export function shapeText(font: Font, text: string): ShapedText {
+  return { unitsPerEm: font.unitsPerEm, paragraphs: text.split('\n').map((paragraph) => shapeRun(font, paragraph)) };
 }
 
 /** Width in font units of glyphs [start, end) of a run, kerning inside the range included. */
@@ -83,10 +108,14 @@ export interface WrapOptions {
  * paragraph is an empty line.
  */
 export function wrapText(font: Font, text: string, maxWidth: number, options: WrapOptions = {}): WrappedText {
+  return wrapShaped(shapeText(font, text), maxWidth, options);
+}
+
+/** `wrapText` of a text shaped beforehand. */
+export function wrapShaped(text: ShapedText, maxWidth: number, options: WrapOptions = {}): WrappedText {
   const lines: LaidOutLine[] = [];
   let brokeWords = false;
-  for (const paragraph of text.split('\n')) {
-    const run = shapeRun(font, paragraph);
+  for (const run of text.paragraphs) {
     let breaks = breakRun(run, maxWidth);
     if (options.balance && breaks.ranges.length > 1 && !breaks.brokeWords) breaks = balanceRun(run, maxWidth, breaks.ranges.length);
     brokeWords ||= breaks.brokeWords;
@@ -210,8 +239,13 @@ export interface FittedText extends WrappedText {
  * count only grows with the size, so a binary search finds it.
  */
 export function fitText(font: Font, text: string, options: FitOptions): FittedText {
+  return fitShaped(shapeText(font, text), options);
+}
+
+/** `fitText` of a text shaped beforehand: every size tried wraps the same shaping. */
+export function fitShaped(text: ShapedText, options: FitOptions): FittedText {
   const { maxWidth, maxLines, minSize, maxSize } = options;
-  const wrapAt = (size: number) => wrapText(font, text, (maxWidth * font.unitsPerEm) / size);
+  const wrapAt = (size: number) => wrapShaped(text, (maxWidth * text.unitsPerEm) / size);
   const fitsAt = (wrapped: WrappedText) => wrapped.lines.length <= maxLines && !wrapped.brokeWords;
   let lo = Math.ceil(minSize);
   let hi = Math.floor(maxSize);
@@ -229,6 +263,6 @@ export function fitText(font: Font, text: string, options: FitOptions): FittedTe
       hi = mid - 1;
     }
   }
-  const lines = options.balance ? wrapText(font, text, (maxWidth * font.unitsPerEm) / best.size, { balance: true }) : best.wrapped;
+  const lines = options.balance ? wrapShaped(text, (maxWidth * text.unitsPerEm) / best.size, { balance: true }) : best.wrapped;
   return { ...lines, size: best.size, fits: true };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadFont } from '../../src/poster/fonts.js';
-import { codePoints, fitText, shapeLine, truncateLines, wrapText, type LaidOutLine } from '../../src/posterEncoder/layout.js';
+import { codePoints, fitShaped, fitText, shapeLine, shapeText, truncateLines, wrapShaped, wrapText, type LaidOutLine } from '../../src/posterEncoder/layout.js';
 
 const font = await loadFont('regular');
 const bold = await loadFont('bold');
@@ -99,6 +99,31 @@ describe('fitText', () => {
     const fitted = fitText(bold, 'Supercalifragilisticoespialidoso', { maxWidth: 900, maxLines: 4, minSize: 20, maxSize: 200 });
     assert.equal(fitted.lines.length, 1, 'one line');
     assert.equal(fitted.brokeWords, false, 'word kept whole');
+  });
+});
+
+describe('shapeText', () => {
+  const text = 'Señor\u2003Ñandú:\tfiesta del\u00a0Año “Nuevo”\n\nÇà et là — 12 €  fin ';
+
+  it('shapes once for any number of widths: the same lines as wrapText at each', () => {
+    const shaped = shapeText(font, text);
+    assert.equal(shaped.paragraphs.length, 3, 'one run per paragraph');
+    for (const max of [1e9, 20000, 9000, 4000, 1500]) {
+      for (const balance of [false, true]) {
+        assert.deepEqual(wrapShaped(shaped, max, { balance }), wrapText(font, text, max, { balance }), `width ${max}, balance ${balance}`);
+      }
+    }
+  });
+
+  it('breaks at tabs and U+2000..U+200A spaces, never at U+00A0', () => {
+    const { lines, brokeWords } = wrapText(font, 'a\u2003b\tc\u00a0d', width('c\u00a0d'));
+    assert.deepEqual(lines.map(textOf), ['a', 'b', textOf(shapeLine(font, 'c\u00a0d'))], 'lines');
+    assert.equal(brokeWords, false, 'no word split');
+  });
+
+  it('fits the same as fitText', () => {
+    const options = { maxWidth: 900, maxLines: 4, minSize: 40, maxSize: 200, balance: true };
+    assert.deepEqual(fitShaped(shapeText(bold, text), options), fitText(bold, text, options));
   });
 });
 

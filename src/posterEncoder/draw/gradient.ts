@@ -5,6 +5,7 @@
  */
 import type { Canvas } from './canvas.js';
 import type { Rgb } from './color.js';
+import { wordView } from './words.js';
 
 /** 8×8 Bayer matrix: thresholds 0..63, each once per 8×8 tile (Bayer 1973, recursive form). */
 export const BAYER_8X8: Readonly<Uint8Array> = buildBayer();
@@ -78,16 +79,6 @@ interface GradientRow {
   readonly rStep: number;
   readonly gStep: number;
   readonly bStep: number;
-}
-
-/**
- * `data` seen as 32-bit words, when stores of words put bytes in memory order (little-endian
- * machines) and the bytes start on a word boundary; else undefined, and rows are written a byte
- * at a time.
- */
-function wordView(data: Uint8Array): Uint32Array | undefined {
-  const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
-  return littleEndian && data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2) : undefined;
 }
 
 /**

@@ -108,6 +108,6 @@ export function drawLine(canvas: Canvas, line: LaidOutLine, x: number, baselineY
     const whole = Math.floor(pen / SUBPIXELS);
     const mask = cache.mask(font, line.glyphs[i]!, size, pen - whole * SUBPIXELS);
     if (mask.width === 0) continue; // a space
-    canvas.fillMask({ ...mask, x: mask.x + whole, y: mask.y + baseline }, color, style.opacity ?? 1);
+    canvas.fillMask(mask, color, style.opacity ?? 1, whole, baseline);
   }
 }

@@ -138,7 +138,8 @@ function crAt(src: Uint8Array, p: number): number {
 /** 4:4:4: one source row (byte offset `row`) to one row of each plane. */
 export function convertRowH1V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
-  for (let x = 0, p = row; x < width; x++, p += channels) {
+  const done = channels === 3 ? convertRgbPairsH1V1(src, row, width, t) : 0;
+  for (let x = done, p = row + done * channels; x < width; x++, p += channels) {
     const g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
     yPlane[yStart + x] = lumaOf(g, rg, bg);
     cbPlane[cStart + x] = cbOf(rg, bg);
@@ -148,6 +149,30 @@ export function convertRowH1V1(src: Uint8Array, row: number, channels: number, w
   yPlane.fill(yPlane[yStart + last]!, yStart + width, yStart + t.yLength);
   cbPlane.fill(cbPlane[cStart + last]!, cStart + width, cStart + t.cLength);
   crPlane.fill(crPlane[cStart + last]!, cStart + width, cStart + t.cLength);
+}
+
+/**
+ * The RGB fast path of {@link convertRowH1V1}: two pixels (6 bytes) per step, read as one 32-bit
+ * and one 16-bit little-endian load. Each typed-array read costs V8 a bounds check and index
+ * arithmetic, so two wide reads instead of six byte reads take a sixth off the conversion's
+ * instructions. Returns the pixels converted (the row's even part).
+ */
+function convertRgbPairsH1V1(src: Uint8Array, row: number, width: number, t: RowTarget): number {
+  const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  const pairs = width >> 1;
+  for (let j = 0, x = 0, p = row; j < pairs; j++, x += 2, p += 6) {
+    const a = view.getUint32(p, true), b = view.getUint16(p + 4, true); // r0 g0 b0 r1, g1 b1
+    let g = (a >>> 8) & 255, rg = (a & 255) - g, bg = ((a >>> 16) & 255) - g;
+    yPlane[yStart + x] = lumaOf(g, rg, bg);
+    cbPlane[cStart + x] = cbOf(rg, bg);
+    crPlane[cStart + x] = crOf(rg, bg);
+    g = b & 255; rg = (a >>> 24) - g; bg = (b >>> 8) - g;
+    yPlane[yStart + x + 1] = lumaOf(g, rg, bg);
+    cbPlane[cStart + x + 1] = cbOf(rg, bg);
+    crPlane[cStart + x + 1] = crOf(rg, bg);
+  }
+  return 2 * pairs;
 }
 
 /**
@@ -190,26 +215,30 @@ export function convertRowsH2V2(
 ): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart, yLength } = t;
   const pairs = width >> 1;
-  for (let j = 0, x = yStart, p = row0, q = row1; j < pairs; j++, x += 2, p += 2 * channels, q += 2 * channels) {
-    // The four pixels: top left, top right, bottom left, bottom right.
-    let g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
-    yPlane[x] = lumaOf(g, rg, bg);
-    let cb = cbOf(rg, bg), cr = crOf(rg, bg);
-    g = src[p + channels + 1]!; rg = src[p + channels]! - g; bg = src[p + channels + 2]! - g;
-    yPlane[x + 1] = lumaOf(g, rg, bg);
-    cb += cbOf(rg, bg);
-    cr += crOf(rg, bg);
-    g = src[q + 1]!; rg = src[q]! - g; bg = src[q + 2]! - g;
-    yPlane[x + yLength] = lumaOf(g, rg, bg);
-    cb += cbOf(rg, bg);
-    cr += crOf(rg, bg);
-    g = src[q + channels + 1]!; rg = src[q + channels]! - g; bg = src[q + channels + 2]! - g;
-    yPlane[x + yLength + 1] = lumaOf(g, rg, bg);
-    cb += cbOf(rg, bg);
-    cr += crOf(rg, bg);
-    const bias = 1 + (j & 1);
-    cbPlane[cStart + j] = (cb + bias) >> 2;
-    crPlane[cStart + j] = (cr + bias) >> 2;
+  if (channels === 3) {
+    convertRgbQuadsH2V2(src, row0, row1, pairs, t);
+  } else {
+    for (let j = 0, x = yStart, p = row0, q = row1; j < pairs; j++, x += 2, p += 2 * channels, q += 2 * channels) {
+      // The four pixels: top left, top right, bottom left, bottom right.
+      let g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
+      yPlane[x] = lumaOf(g, rg, bg);
+      let cb = cbOf(rg, bg), cr = crOf(rg, bg);
+      g = src[p + channels + 1]!; rg = src[p + channels]! - g; bg = src[p + channels + 2]! - g;
+      yPlane[x + 1] = lumaOf(g, rg, bg);
+      cb += cbOf(rg, bg);
+      cr += crOf(rg, bg);
+      g = src[q + 1]!; rg = src[q]! - g; bg = src[q + 2]! - g;
+      yPlane[x + yLength] = lumaOf(g, rg, bg);
+      cb += cbOf(rg, bg);
+      cr += crOf(rg, bg);
+      g = src[q + channels + 1]!; rg = src[q + channels]! - g; bg = src[q + channels + 2]! - g;
+      yPlane[x + yLength + 1] = lumaOf(g, rg, bg);
+      cb += cbOf(rg, bg);
+      cr += crOf(rg, bg);
+      const bias = 1 + (j & 1);
+      cbPlane[cStart + j] = (cb + bias) >> 2;
+      crPlane[cStart + j] = (cr + bias) >> 2;
+    }
   }
   // Past the last full pair, columns repeat the last pixel of each row.
   const last = (width - 1) * channels;
@@ -225,6 +254,39 @@ export function convertRowsH2V2(
     const column = Math.min(x, width - 1) * channels;
     yPlane[yStart + x] = lumaAt(src, row0 + column);
     yPlane[yStart + yLength + x] = lumaAt(src, row1 + column);
+  }
+}
+
+/**
+ * The RGB fast path of {@link convertRowsH2V2} for the first `pairs` 2x2 quads: each row's two
+ * pixels (6 bytes) come from one 32-bit and one 16-bit little-endian load, four reads per quad
+ * instead of twelve (see convertRgbPairsH1V1 for why that pays).
+ */
+function convertRgbQuadsH2V2(src: Uint8Array, row0: number, row1: number, pairs: number, t: RowTarget): void {
+  const { yPlane, yStart, cbPlane, crPlane, cStart, yLength } = t;
+  const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  for (let j = 0, x = yStart, p = row0, q = row1; j < pairs; j++, x += 2, p += 6, q += 6) {
+    const top = view.getUint32(p, true), topEnd = view.getUint16(p + 4, true);
+    const bottom = view.getUint32(q, true), bottomEnd = view.getUint16(q + 4, true);
+    // The four pixels: top left, top right, bottom left, bottom right.
+    let g = (top >>> 8) & 255, rg = (top & 255) - g, bg = ((top >>> 16) & 255) - g;
+    yPlane[x] = lumaOf(g, rg, bg);
+    let cb = cbOf(rg, bg), cr = crOf(rg, bg);
+    g = topEnd & 255; rg = (top >>> 24) - g; bg = (topEnd >>> 8) - g;
+    yPlane[x + 1] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
+    g = (bottom >>> 8) & 255; rg = (bottom & 255) - g; bg = ((bottom >>> 16) & 255) - g;
+    yPlane[x + yLength] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
+    g = bottomEnd & 255; rg = (bottom >>> 24) - g; bg = (bottomEnd >>> 8) - g;
+    yPlane[x + yLength + 1] = lumaOf(g, rg, bg);
+    cb += cbOf(rg, bg);
+    cr += crOf(rg, bg);
+    const bias = 1 + (j & 1);
+    cbPlane[cStart + j] = (cb + bias) >> 2;
+    crPlane[cStart + j] = (cr + bias) >> 2;
   }
 }
 

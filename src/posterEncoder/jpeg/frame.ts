@@ -23,6 +23,8 @@ export interface FrameComponent {
   readonly stride: number;
   /** Samples of one MCU row: `v * 8` rows of `stride` bytes. */
   readonly plane: Uint8Array;
+  /** `plane` seen as a DataView, for the DCT's four-samples-at-once reads. */
+  readonly view: DataView;
 }
 
 /** Everything the stages need to know about the frame's shape. */
@@ -58,7 +60,8 @@ export function planFrame(width: number, height: number, mode: Subsampling | 'gr
     const blocksWide = Math.ceil(Math.ceil((width * h) / hMax) / 8);
     const blocksHigh = Math.ceil(Math.ceil((height * v) / vMax) / 8);
     const stride = blocksWide * 8;
-    return { id, h, v, table, blocksWide, blocksHigh, stride, plane: new Uint8Array(stride * v * 8) };
+    const plane = new Uint8Array(stride * v * 8);
+    return { id, h, v, table, blocksWide, blocksHigh, stride, plane, view: new DataView(plane.buffer) };
   });
   return {
     width,

@@ -51,7 +51,7 @@ export class ScanModel {
   private addMcu(mcuRow: number, mcuColumn: number, stream: SymbolStream): void {
     const components = this.layout.components;
     for (let ci = 0; ci < components.length; ci++) {
-      const { h, v, table, blocksWide, blocksHigh, stride, plane } = components[ci]!;
+      const { h, v, table, blocksWide, blocksHigh, stride, view } = components[ci]!;
       const dcSlot = 2 * table;
       const q = this.divisors[table]!;
       for (let by = 0; by < v; by++) {
@@ -63,11 +63,11 @@ export class ScanModel {
             continue;
           }
           const offset = by * 8 * stride + blockColumn * 8;
-          const flat = uniformSample(plane, offset, stride);
+          const flat = uniformSample(view, offset, stride);
           if (flat >= 0) {
             this.predictors[ci] = addDcOnlyBlock(stream, uniformBlockDc(flat), q, this.predictors[ci]!, dcSlot);
           } else {
-            forwardDct(plane, offset, stride, this.dct, this.dctWorkspace);
+            forwardDct(view, offset, stride, this.dct, this.dctWorkspace);
             this.predictors[ci] = addBlock(stream, this.dct, q, this.predictors[ci]!, dcSlot);
           }
         }

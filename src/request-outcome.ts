@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { headerText } from './http/header-value.js';
 import { unmapV4 } from './http/proxies.js';
-import { decodeUtf8, type RequestContext } from './http/request.js';
+import type { RequestContext } from './http/request.js';
 import { answeredBodyBytes } from './http/response.js';
 import type { AccessRecord } from './log.js';
 
@@ -66,7 +66,6 @@ export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker
 }
 
 function outcomeOf(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, durationMs: number, worker: number): AccessRecord {
-  const userAgent = headerText(req.headers['user-agent']);
   return {
     time: ctx.receivedAt,
     requestId: ctx.requestId,
@@ -77,7 +76,8 @@ function outcomeOf(ctx: RequestContext, req: IncomingMessage, res: ServerRespons
     status: res.headersSent ? res.statusCode : 0,
     bytes: answeredBodyBytes(res),
     durationMs,
-    userAgent: userAgent === undefined ? undefined : decodeUtf8(userAgent),
+    // As received: the access log reads it as UTF-8 only when it is more than ASCII.
+    userAgent: headerText(req.headers['user-agent']),
     referer: ctx.referer,
     subject: ctx.attributes['security.subject'],
     worker,

@@ -21,7 +21,10 @@ describe('the access log', async () => {
 
   it('writes one JSON line per answered request, with what an operator asks', async () => {
     const ok = await send(service.url, 'GET', '/?q=1', { 'user-agent': 'probe/1.0', 'x-forwarded-for': '203.0.113.7', 'x-request-id': 'lb-1' });
-    const missing = await send(service.url, 'POST', '/wp-login.php', { 'x-http-method': 'DELETE', referer: 'https://example.com/', accept: 'application/json' });
+    // The user agent goes out as the UTF-8 bytes of `agent/ü`, a character per byte.
+    const missing = await send(service.url, 'POST', '/wp-login.php', {
+      'x-http-method': 'DELETE', referer: 'https://example.com/', accept: 'application/json', 'user-agent': 'agent/\u00c3\u00bc',
+    });
     await service.stop();
     const lines = readAccessLog(logDir);
     assert.equal(lines.length, 2);
@@ -42,6 +45,7 @@ describe('the access log', async () => {
     assert.equal(first!.completed, true);
     assert.equal(second!.method, 'POST');
     assert.equal(second!.routed_method, 'DELETE');
+    assert.equal(second!.user_agent, 'agent/ü');
     assert.equal(second!.status, 404);
     assert.equal(second!.referer, 'https://example.com/');
     assert.equal(second!.request_id, missing.headers['x-request-id']);

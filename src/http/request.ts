@@ -22,6 +22,7 @@ import {
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { requestIdOf } from './request-id.js';
 import { splitPath } from '../router.js';
+import { decodeUtf8 } from '../util/header-bytes.js';
 
 export const TUNNELING_HEADER = 'X-HTTP-Method';
 
@@ -96,15 +97,8 @@ export function parseTarget(target: string): ParsedTarget {
   return { rawPath, query, authority, valid: rawPath.startsWith('/') || rawPath === '*' };
 }
 
-/**
- * Header and target bytes arrive as latin1 text; the original service shows them as UTF-8.
- * Invalid sequences become U+FFFD, so one byte in stays a few bytes out wherever it is shown.
- */
-export function decodeUtf8(text: string): string {
-  return NON_ASCII.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
-}
-
-const NON_ASCII = /[\u0080-\u00ff]/;
+/** The original service shows header and target bytes as UTF-8 (see util/header-bytes.ts). */
+export { decodeUtf8 };
 
 /**
  * The method routing uses. Only a POST tunnels; an empty header is ignored; anything but

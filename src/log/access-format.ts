@@ -9,6 +9,7 @@
  */
 import { MAX_LINE_BYTES } from './format.js';
 import { cutJsonText, jsonNumber, jsonStringContent, measureJsonText } from './json-text.js';
+import { decodeUtf8 } from '../util/header-bytes.js';
 
 /** One answered request, as the server knows it at the end. */
 export interface AccessRecord {
@@ -29,6 +30,7 @@ export interface AccessRecord {
   readonly bytes: number;
   /** Fractional ms, written with 3 decimals at most. */
   readonly durationMs: number;
+  /** As received: a character per byte, as Node gives header values; the line shows it read as UTF-8. */
   readonly userAgent: string | undefined;
   readonly referer: string | undefined;
   /** The verified token's `sub` (as a JSON text of it, already a string). */
@@ -110,7 +112,8 @@ export function writeAccessLine(record: AccessRecord, formatTime: (ms: number) =
   // place of the join cost 450 more, the expression flattening it). Masking the whole finds
   // every secret a text holds, in every form (a text is a stretch of it); what it finds across
   // a space, or in the address (which is not masked), only sends the line the long
-  // way, which masks text by text. The time is ours and always plain: it stays out.
+  // way, which masks text by text. The time is ours and always plain: it stays out. A user agent
+  // that passes is ASCII, which is what reading it as UTF-8 would give.
   const joined = [
     record.requestId, record.clientIp, record.method, record.routedMethod, record.target,
     record.userAgent ?? '', record.referer ?? '', record.subject ?? '',
@@ -148,7 +151,7 @@ function formatMaskedLine(record: AccessRecord, time: string, mask: (text: strin
     // Most requests are not tunnelled: the method is masked once.
     routed_method: record.routedMethod === record.method ? method : mask(record.routedMethod),
     target: mask(record.target),
-    user_agent: record.userAgent === undefined ? null : mask(record.userAgent),
+    user_agent: record.userAgent === undefined ? null : mask(decodeUtf8(record.userAgent)),
     referer: record.referer === undefined ? null : mask(record.referer),
     subject: record.subject === undefined ? null : mask(record.subject),
   };

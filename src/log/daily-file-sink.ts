@@ -157,6 +157,11 @@ export class DailyFileSink {
     else this.#schedule();
   }
 
+  /** Bytes of the lines waiting to be written. */
+  get queuedBytes(): number {
+    return this.#queue.bytes;
+  }
+
   /** Entries written and dropped so far. */
   lineCounts(): LineCounts {
     return { written: this.#written, dropped: this.#dropped };

@@ -24,6 +24,8 @@ const SAMPLE: AccessRecord = {
   worker: 2,
   completed: true,
 };
+/** A text as Node gives a header holding its UTF-8: a character per byte. */
+const asReceived = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 const line = (changes: Partial<AccessRecord>, mask = noMask) => formatAccessLine({ ...SAMPLE, ...changes }, madrid(), mask);
 const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
@@ -75,7 +77,7 @@ describe('formatAccessLine', () => {
 
   it('keeps a line of long texts that all escape to 6 bytes within MAX_LINE_BYTES, the target getting the largest share', () => {
     const nasty = '\u0001\u2028\ud800\u0085'.repeat(50_000);
-    const text = line({ target: `/${nasty}`, userAgent: nasty, referer: nasty, requestId: nasty, subject: nasty });
+    const text = line({ target: `/${nasty}`, userAgent: asReceived(nasty), referer: nasty, requestId: nasty, subject: nasty });
     const bytes = Buffer.byteLength(text);
     assert.ok(bytes <= MAX_LINE_BYTES && bytes > MAX_LINE_BYTES - 64, `${bytes} bytes`);
     const value = parsed(text);
@@ -89,7 +91,7 @@ describe('formatAccessLine', () => {
   it('says how many written bytes it cut, and never cuts a surrogate pair in half', () => {
     // Each 😀 is a pair, 4 bytes written: the cut falls between two of them.
     const emoji = '😀'.repeat(5_000);
-    const value = parsed(line({ userAgent: emoji })).user_agent as string;
+    const value = parsed(line({ userAgent: asReceived(emoji) })).user_agent as string;
     const kept = value.slice(0, value.indexOf('…'));
     assert.equal(kept, '😀'.repeat(kept.length / 2));
     assert.equal(value.slice(kept.length), `… [${20_000 - Buffer.byteLength(kept)} bytes cut]`);
@@ -97,7 +99,7 @@ describe('formatAccessLine', () => {
 
   it('escapes control characters, DEL, C1, U+2028 and U+2029, so the line is one line and parses back the same', () => {
     const target = '/a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u009bi\u2028j\u2029k"l\\m';
-    const text = line({ target, userAgent: 'ua\u2028' });
+    const text = line({ target, userAgent: asReceived('ua\u2028') });
     assert.equal(text.indexOf('\n'), text.length - 1);
     for (const raw of ['\r', '\u0000', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029']) {
       assert.ok(!text.includes(raw), `raw U+${raw.charCodeAt(0).toString(16).padStart(4, '0')} in the line`);
@@ -108,13 +110,20 @@ describe('formatAccessLine', () => {
   });
 
   it('writes lone surrogates as \\uXXXX escapes: valid UTF-8, the same string for JSON.parse', () => {
-    const userAgent = 'x\ud800y\udfffz😀';
-    const text = line({ userAgent });
-    assert.ok(text.includes('"user_agent":"x\\ud800y\\udfffz😀"'));
+    // A token's subject may hold any string; header values come as bytes and never do.
+    const subject = 'x\ud800y\udfffz😀';
+    const text = line({ subject });
+    assert.ok(text.includes('"subject":"x\\ud800y\\udfffz😀"'));
     const bytes = Buffer.from(text, 'utf8');
     assert.equal(new TextDecoder('utf-8', { fatal: true }).decode(bytes), text, 'valid UTF-8');
     assert.ok(!bytes.includes(Buffer.from([0xef, 0xbf, 0xbd])), 'no U+FFFD replacement');
-    assert.equal(parsed(text).user_agent, userAgent);
+    assert.equal(parsed(text).subject, subject);
+  });
+
+  it('reads the user agent, received a character per byte, as UTF-8: its ü as ü, a stray byte as U+FFFD', () => {
+    assert.equal(parsed(line({ userAgent: asReceived('Mozilla/5.0 (Linux; ü) Größe/1.0') })).user_agent, 'Mozilla/5.0 (Linux; ü) Größe/1.0');
+    assert.equal(parsed(line({ userAgent: 'agent/\u00ff1' })).user_agent, 'agent/\ufffd1');
+    assert.equal(parsed(line({ userAgent: 'curl/8.5.0' })).user_agent, 'curl/8.5.0');
   });
 
   it('masks every client text: request id, method, routed method, target, user agent, referer, subject', () => {

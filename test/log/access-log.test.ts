@@ -84,6 +84,23 @@ describe('the access log', () => {
     assert.deepEqual(readLines(dir, FILE_22).map((l) => l.target), ['/last']);
     assert.deepEqual(log.lineCounts(), { written: 1, dropped: 0 });
   });
+
+  it('gathers requests for its delay, and writes 1,024 gathered at once without waiting for it', async () => {
+    const dir = freshDir();
+    const log = accessLog(dir, () => NOV_22, { flushDelayMs: 60_000 });
+    for (let i = 0; i < 1023; i++) log.record(request(NOV_22, `/r${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.deepEqual(readdirSync(dir), [], 'written before the delay with fewer than 1,024 gathered');
+    log.record(request(NOV_22, '/r1023'));
+    const deadline = Date.now() + 5_000;
+    while (log.lineCounts().written < 1024 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const lines = readLines(dir, FILE_22);
+    assert.equal(lines.length, 1024);
+    assert.deepEqual([lines[0]!.target, lines[1023]!.target], ['/r0', '/r1023']);
+    log.record(request(NOV_22, '/after'));
+    await log.close();
+    assert.equal(readLines(dir, FILE_22).at(-1)!.target, '/after');
+  });
 });
 
 describe('retention of both logs', () => {

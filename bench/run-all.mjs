@@ -15,6 +15,7 @@ const BENCHMARKS = [
   ['log.mjs', false],
   ['http.mjs', false],
   ['mix.mjs', false],
+  ['access-cost.mjs', false],
   ['jwt.mjs', false],
   ['header-parse.mjs', true],
 ];

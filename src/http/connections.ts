@@ -4,7 +4,6 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 
 /** A connection without a complete request head after this long is closed (with a 408). */
 export const HEAD_TIMEOUT_MS = 10_000;
@@ -73,37 +72,37 @@ export function applyConnectionRules(server: Server, maxConnections: number, tim
   closeStalled(server, timeouts.stallMs);
 }
 
-/** Sweeps per stall timeout: a stalled connection closes within 1¼ of the timeout. */
+/** Sweeps per stall timeout: a stalled connection closes within 1⅛ of the timeout. */
 const SWEEPS_PER_STALL = 8;
 
-/** A connection's bytes moved so far (read and written), and when the sweep first saw that count. */
+/** A connection's bytes moved so far (read and written), and the sweeps since that count last changed. */
 interface Movement {
   bytes: number;
-  since: number;
+  quietSweeps: number;
 }
 
 /**
  * Closes connections on which no byte moved either way for `stallMs`, by a sweep every eighth of
- * it that compares each connection's byte counts with what it saw before: one closes between
- * `stallMs` and 1¼ × `stallMs` after its last byte. Node's per-socket timeout
- * (`server.setTimeout`) closes them too, but Node re-arms that timer twice a request, about 1,100
- * machine instructions of every `GET /` (callgrind); the sweep costs nothing per request.
+ * it that compares each connection's byte counts with what it saw before: one closes after eight
+ * quiet sweeps, between `stallMs` and 1⅛ × `stallMs` after its last byte (counting sweeps, not
+ * reading a clock, so a clock step closes nothing). Node's per-socket timeout
+ * (`server.setTimeout`) closes them too, but Node re-arms that timer twice a request, about
+ * 1,100 machine instructions of every `GET /` (callgrind); the sweep costs nothing per request.
  */
 function closeStalled(server: Server, stallMs: number): void {
   const connections = new Map<Socket, Movement>();
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { bytes: 0, since: performance.now() });
+    connections.set(socket, { bytes: 0, quietSweeps: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   const sweep = setInterval(() => {
-    const now = performance.now();
     for (const [socket, seen] of connections) {
       // A destroyed socket's written count is undefined; its 'close' removes it.
       const bytes = socket.bytesRead + (socket.bytesWritten ?? 0);
       if (bytes !== seen.bytes) {
         seen.bytes = bytes;
-        seen.since = now;
-      } else if (now - seen.since >= stallMs) {
+        seen.quietSweeps = 0;
+      } else if (++seen.quietSweeps >= SWEEPS_PER_STALL) {
         socket.destroy();
       }
     }

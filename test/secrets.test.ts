@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSecretMasker, maskJsonValue, maskText, secretValuesOf } from '../src/secrets.js';
 import { testConfig } from './helpers/service.js';
+import { Random } from './fuzz/rng.js';
 
 describe('secretValuesOf', () => {
   it('lists the configured values of 4+ characters, longest first', () => {
@@ -69,6 +70,39 @@ describe('maskText in every form a client can send', () => {
   });
   it('masks overlapping occurrences as one mask, leaving no part of a secret', () => {
     assert.equal(maskText('xababab', ['abab']), 'x******');
+  });
+  it('masks every secret hidden at random in percent and form encodings among noise, and leaves the noise alone', () => {
+    // Noise of every kind the readings treat apart: escapes, stray %, +, non-ASCII, a lone surrogate.
+    const NOISE = 'ab%2+5F%e9 /?=&%%ñü€😀\ud800%C3%A9x';
+    const secrets = ['br0ker pass/w0rd', 'contraseña-Ü', 'tok3n+%41=='];
+    const encodeByte = (random: Random, byte: number, spaceAsPlus: boolean) => {
+      if (byte === 0x20 && spaceAsPlus) return '+';
+      // As a client must: a `%` always escaped, and a `+` too where `+` means a space.
+      if (byte >= 0x80 || byte === 0x25 || (byte === 0x2b && spaceAsPlus) || random.chance(0.5)) {
+        const hex = byte.toString(16).padStart(2, '0');
+        return `%${random.chance(0.5) ? hex.toUpperCase() : hex}`;
+      }
+      return String.fromCharCode(byte);
+    };
+    /** What a reading of the text decodes to: %XX as its byte, + as a space, as UTF-8 bytes. */
+    const decoded = (text: string) =>
+      Buffer.from(text.replaceAll('+', ' '), 'utf8').toString('latin1').replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = new Random(seed);
+      const noise = () => random.text(NOISE, random.int(0, 12));
+      const noiseOnly = noise() + noise();
+      assert.equal(maskText(noiseOnly, secrets), noiseOnly, `seed ${seed}: noise changed`);
+      const secret = secrets[random.int(0, secrets.length - 1)]!;
+      const spaceAsPlus = random.chance(0.5);
+      // A character beyond ASCII raw, or its UTF-8 bytes escaped; an ASCII one raw or escaped.
+      const hidden = [...secret]
+        .map((char) => (char.charCodeAt(0) >= 0x80 && random.chance(0.5) ? char : [...Buffer.from(char, 'utf8')].map((byte) => encodeByte(random, byte, spaceAsPlus)).join('')))
+        .join('');
+      // A slash apart from the noise, whose `%` or `%2` would otherwise take the secret's first characters into an escape.
+      const masked = maskText(`${noise()}/${hidden}/${noise()}`, secrets);
+      assert.ok(masked.includes('******'), `seed ${seed}: ${hidden} not masked`);
+      assert.ok(!decoded(masked).includes(Buffer.from(secret, 'utf8').toString('latin1')), `seed ${seed}: ${secret} still readable in ${masked}`);
+    }
   });
   it('masks a 1 MiB text of near-misses in every form whole (linear: a quadratic scan would not end)', () => {
     const secret = `${'a'.repeat(2047)}b`;

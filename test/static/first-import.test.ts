@@ -9,7 +9,12 @@ import { after, describe, it } from 'node:test';
 import { send } from '../helpers/http.js';
 
 const root = mkdtempSync(join(tmpdir(), 'static-first-import-'));
-after(() => rmSync(root, { recursive: true, force: true }));
+/** Services still running: stopped, and their last log lines written, before their files go. */
+const running: Array<() => Promise<unknown>> = [];
+after(async () => {
+  await Promise.all(running.map((stop) => stop()));
+  rmSync(root, { recursive: true, force: true });
+});
 
 /** The descriptor limit of the service under test (`ulimit -n`), and connections enough to use it up. */
 const FD_LIMIT = 64;
@@ -21,11 +26,14 @@ async function startWithFewDescriptors(env: Record<string, string>) {
     env: { PATH: process.env.PATH, APP_ENV: 'test', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  after(() => child.kill());
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c));
   const exited = once(child, 'exit');
+  running.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    return exited;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       stdout += c;

@@ -57,10 +57,12 @@ async function drive(url, count, status, headers, requests, from = 0) {
   return body;
 }
 
-/** Instructions the server ran from its start to its exit, `count` requests to `path` served. */
-async function instructions({ script, env }, count, path, status, headers, requests) {
-  const out = mkdtempSync(join(work, 'callgrind-'));
-  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', script], {
+/**
+ * Starts `script` under callgrind, its dumps in `out` (`valgrindArgs` and `nodeArgs` added);
+ * resolves once it listens, with its URL and the promise of its exit.
+ */
+async function startUnderCallgrind(script, env, out, valgrindArgs = [], nodeArgs = []) {
+  const child = spawn('valgrind', ['--tool=callgrind', ...valgrindArgs, `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', ...nodeArgs, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -74,6 +76,13 @@ async function instructions({ script, env }, count, path, status, headers, reque
     });
     child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
   });
+  return { child, url, exited };
+}
+
+/** Instructions the server ran from its start to its exit, `count` requests to `path` served. */
+async function instructions({ script, env }, count, path, status, headers, requests) {
+  const out = mkdtempSync(join(work, 'callgrind-'));
+  const { child, url, exited } = await startUnderCallgrind(script, env, out);
   const body = await drive(`${url}${path}`, count, status, headers, requests);
   child.kill('SIGTERM');
   await exited;
@@ -98,20 +107,8 @@ function control(pid, ...args) {
  */
 async function steadyInstructions(name, { script, env }, path, status, headers, requests) {
   const out = mkdtempSync(join(work, 'callgrind-'));
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(out, 'cg.%p')}`, '--smc-check=all-non-file', process.execPath, '--single-threaded', ...(process.env.PERF_MAP === '1' ? ['--perf-basic-prof', '--logfile=/dev/null'] : []), script], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const found = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-      if (found) resolve(found);
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code} under valgrind (is valgrind installed?)`)));
-  });
+  const nodeArgs = process.env.PERF_MAP === '1' ? ['--perf-basic-prof', '--logfile=/dev/null'] : [];
+  const { child, url, exited } = await startUnderCallgrind(script, env, out, ['--instr-atstart=no'], nodeArgs);
   await drive(`${url}${path}`, WARM, status, headers, requests);
   // The server answers callgrind_control only when it runs: a request wakes it.
   const on = control(child.pid, '-i', 'on');

@@ -89,38 +89,29 @@ function hexValue(code: number): number {
 
 /**
  * The bytes markReading steps through for a decoding reading (`percent` or `form`), as a Latin-1
- * string: `%XX` as its byte, `+` as a space when reading a form, any other character as its UTF-8
- * bytes (a lone surrogate as U+FFFD's, as Buffer encodes it).
+ * string: the text's UTF-8 bytes (a lone surrogate as U+FFFD's, as Buffer encodes it), then each
+ * `%XX` as its byte and, reading a form, `+` as a space. Escapes are ASCII, so decoding them in
+ * the UTF-8 bytes reads what markReading reads; one native encoding serves any mix of scripts.
  */
 function readingBytes(text: string, reading: Exclude<Reading, 'raw'>): string {
+  const bytes = Buffer.from(text, 'utf8').toString('latin1');
   let out = '';
   let from = 0;
-  for (let i = 0; i < text.length; ) {
-    const code = text.charCodeAt(i);
+  for (let i = 0; i < bytes.length; i++) {
+    const code = bytes.charCodeAt(i);
     if (code === 0x25 /* % */) {
-      const high = hexValue(text.charCodeAt(i + 1));
-      const low = high < 0 ? -1 : hexValue(text.charCodeAt(i + 2));
-      if (low >= 0) {
-        out += text.slice(from, i) + String.fromCharCode(high * 16 + low);
-        i += 3;
-        from = i;
-        continue;
-      }
+      const high = hexValue(bytes.charCodeAt(i + 1));
+      const low = high < 0 ? -1 : hexValue(bytes.charCodeAt(i + 2));
+      if (low < 0) continue;
+      out += bytes.slice(from, i) + String.fromCharCode(high * 16 + low);
+      i += 2;
+      from = i + 1;
     } else if (code === 0x2b /* + */ && reading === 'form') {
-      out += `${text.slice(from, i)} `;
-      from = ++i;
-      continue;
-    } else if (code >= 0x80) {
-      // A run of non-ASCII characters at once, so a surrogate pair is never split.
-      let end = i + 1;
-      while (end < text.length && text.charCodeAt(end) >= 0x80) end++;
-      out += text.slice(from, i) + Buffer.from(text.slice(i, end), 'utf8').toString('latin1');
-      i = from = end;
-      continue;
+      out += `${bytes.slice(from, i)} `;
+      from = i + 1;
     }
-    i++;
   }
-  return out + text.slice(from);
+  return out + bytes.slice(from);
 }
 
 /**

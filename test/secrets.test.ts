@@ -111,6 +111,9 @@ describe('maskText in every form a client can send', () => {
     assert.equal(maskText(`${encoded}%62`, [secret]), `${'%61'.repeat(350_000 - 2047)}******`);
     const raw = `${'a'.repeat(1 << 20)}b`;
     assert.equal(maskText(raw, [secret, 'a b a b']), `${'a'.repeat((1 << 20) - 2047)}******`);
+    // Every other character beyond ASCII, every other a stray `%`: decoded in one pass all the same.
+    const mixed = 'é%'.repeat(300_000);
+    assert.equal(maskText(`${mixed}%68unter22`, ['hunter22']), `${mixed}******`);
   });
 });
 

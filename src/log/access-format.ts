@@ -168,8 +168,8 @@ function formatMaskedLine(record: AccessRecord, time: string, mask: (text: strin
  * `content` (jsonStringContent), an absent one as `null`. Added piece by piece, the quotes in
  * the fixed pieces, instead of joined from a list of 39: the join cost more than the additions
  * and the one flattening of the result together (callgrind, realistic mix: 7,300 fewer machine
- * instructions in the formatter, about 2,000 more for the flattening, which the access log asks
- * for when it queues the line: see access-log.ts).
+ * instructions in the formatter; a line that has to wait in a long queue is flattened, about
+ * 2,000 more: see access-log.ts).
  */
 function writeLine(texts: AccessTexts, figures: AccessFigures, content: (text: string) => string): string {
   const { user_agent: userAgent, referer, subject } = texts;

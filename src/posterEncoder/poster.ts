@@ -91,6 +91,12 @@ export class PosterRenderer {
   #canvas: Canvas | undefined;
   readonly #encoder = new JpegEncoder();
   readonly #glyphs = new GlyphCache();
+  readonly #subsampling: Subsampling;
+
+  /** `subsampling`: the service's is POSTER_SUBSAMPLING; the benchmark also encodes as its peers do. */
+  constructor(subsampling: Subsampling = POSTER_SUBSAMPLING) {
+    this.#subsampling = subsampling;
+  }
 
   /** Renders one poster; see renderPosterJpeg. */
   render(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
@@ -116,7 +122,7 @@ export class PosterRenderer {
   }
 
   #encode(canvas: Canvas, quality: number): Uint8Array {
-    return this.#encoder.encode(posterImage(canvas), { quality, subsampling: POSTER_SUBSAMPLING });
+    return this.#encoder.encode(posterImage(canvas), { quality, subsampling: this.#subsampling });
   }
 }
 

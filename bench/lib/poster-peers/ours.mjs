@@ -5,11 +5,14 @@ import { FontLoader } from '../../../dist/poster/fonts.js';
 import { checkPosterSpec } from '../../../dist/poster/library.js';
 import { PosterRenderer } from '../../../dist/posterEncoder/poster.js';
 
-/** A renderer of `input.spec` (the spec as the API takes it): `render()` -> JPEG bytes; `renderStages()` adds stage times. */
-export async function createOursRenderer(input) {
+/**
+ * A renderer of `input.spec` (the spec as the API takes it): `render()` -> JPEG bytes; `renderStages()` adds stage times.
+ * `subsampling`: the service's (4:4:4) unless given.
+ */
+export async function createOursRenderer(input, subsampling) {
   const spec = checkPosterSpec(input.spec);
   const fonts = new FontLoader();
-  const renderer = new PosterRenderer();
+  const renderer = new PosterRenderer(subsampling);
   await fonts.posterFonts();
   return {
     render: async () => renderer.render(spec, await fonts.posterFonts()),
@@ -19,3 +22,6 @@ export async function createOursRenderer(input) {
     },
   };
 }
+
+/** Ours encoding at 4:2:0, as every peer does: the same encode work as theirs, not the service's poster. */
+export const createOurs420Renderer = (input) => createOursRenderer(input, '4:2:0');

@@ -48,8 +48,9 @@ export function createApp(options: AppOptions): RequestListener {
   const negotiate = createNegotiator();
   const lastHost = new LastHost();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
-  const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor });
+  // One masker (its secrets compiled once) for the app and its problem responder.
   const maskSecrets = createSecretMasker(config);
+  const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor, mask: maskSecrets });
   const inServiceZone = underNamespace(config.namespaces.service);
   const serveStatic = createStaticHandler({ publicDir: config.publicDir });
   const routes = compileRoutes<Handler>([

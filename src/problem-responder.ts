@@ -33,6 +33,8 @@ export interface ProblemResponderOptions {
   readonly logger: Logger;
   readonly observer: AppObserver | undefined;
   readonly representationFor: (ctx: RequestContext) => Representation;
+  /** The app's secret masker, shared (default: one compiled for the responder alone). */
+  readonly mask?: (text: string) => string;
 }
 
 /** Answers `problem` for a request whose matched route (if any) was `routeId`. */
@@ -41,8 +43,8 @@ export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, proble
 /** Outside debug a problem page shows nothing of the request: nothing of it is read. */
 const PLAIN_PAGE: Readonly<ProblemPageContext> = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
 
-export function createProblemResponder({ config, logger, observer, representationFor }: ProblemResponderOptions): ProblemResponder {
-  const mask = createSecretMasker(config);
+export function createProblemResponder({ config, logger, observer, representationFor, ...options }: ProblemResponderOptions): ProblemResponder {
+  const mask = options.mask ?? createSecretMasker(config);
   const notFoundPolicy = notFoundCachePolicy(config.notFoundCacheControl);
   /** Expires dates: the app's own formatter, which formats once per second like Date. */
   const expiresDate = createHttpDateFormatter();

@@ -24,11 +24,14 @@ import { OpenLogFile, type WriteBytes } from './open-file.js';
 import { Retention } from './retention.js';
 import { dailyLogFileName, LocalDates } from './rotation.js';
 import { errorCode } from '../util/errno.js';
+import { ZonedTime } from './zoned-time.js';
 
 /** Where a daily file sink writes, its bounds, and the hooks tests replace. */
 export interface DailyFileSinkOptions {
   readonly dir: string;
   readonly timeZone: string;
+  /** The zone's reader, when the caller made one for its own timestamps (default: made from timeZone). */
+  readonly zoned?: ZonedTime;
   readonly maxFiles: number;
   /** Bytes one day's file may reach; later lines of that day are counted, not written (default 100 MiB). */
   readonly maxBytes?: number;
@@ -128,8 +131,9 @@ export class DailyFileSink {
     this.#flushDelayMs = options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS;
     this.#clock = options.clock ?? Date.now;
     this.#warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-    this.#stamp = createTimestamper(options.timeZone);
-    this.#dates = new LocalDates(options.timeZone);
+    const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+    this.#stamp = createTimestamper(zoned);
+    this.#dates = new LocalDates(zoned);
     this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);
     this.#writeBytes = options.writeBytes;
     this.#retention = new Retention(this.#dir, this.#stem, options.maxFiles, this.#what, this.#warn);

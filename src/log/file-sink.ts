@@ -5,6 +5,7 @@
  */
 import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
 import { createTimestamper, formatLine, type Logger } from './format.js';
+import { ZonedTime } from './zoned-time.js';
 
 export interface FileLoggerOptions extends DailyFileSinkOptions {
   /** `prod`: the files are `prod-<YYYY-MM-DD>.log`. */
@@ -22,13 +23,15 @@ export interface FileLogger extends Logger {
 
 /** Creates the error log's sink and applies retention once; never throws for an unwritable directory. */
 export function createFileLogger(options: FileLoggerOptions): FileLogger {
-  const stamp = createTimestamper(options.timeZone);
+  // One reading of the zone file for the lines' timestamps and the sink's dates alike.
+  const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+  const stamp = createTimestamper(zoned);
   const kind: DailyFileKind = {
     stem: options.appEnv,
     what: 'log',
     notice: (instant, message) => formatLine(stamp(instant), 'app', 'WARNING', message),
   };
-  const sink = new DailyFileSink(options, kind);
+  const sink = new DailyFileSink({ ...options, zoned }, kind);
   return {
     log(channel, level, message) {
       const instant = sink.now();

@@ -111,9 +111,12 @@ export function formatLine(timestamp: string, channel: string, level: LogLevel, 
   return `${head}${fits ? escapeControl(message) : fitMessage(message, MAX_LINE_BYTES - Buffer.byteLength(head) - 1)}\n`;
 }
 
-/** Timestamps for a flood of lines: formatted once a second. */
-export function createTimestamper(timeZone: string): (instant: number) => string {
-  const zoned = new ZonedTime(timeZone);
+/**
+ * Timestamps for a flood of lines: formatted once a second. `zone` is a zone name, or the
+ * ZonedTime a sink made already (one zone file read and parsed per sink, not one per reader).
+ */
+export function createTimestamper(zone: string | ZonedTime): (instant: number) => string {
+  const zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
   return formatOncePerSecond((secondStart) => zoned.timestamp(secondStart));
 }
 
@@ -123,10 +126,10 @@ const MAX_DATE_MS = 8.64e15;
 /**
  * `2026-11-26T02:06:46.123+01:00` for a flood of lines: the second and its offset are formatted
  * once a second; each line adds its milliseconds (a fractional instant is cut to its millisecond).
- * An instant no Date holds (NaN) is `-`: a log line never throws.
+ * An instant no Date holds (NaN) is `-`: a log line never throws. `zone` as for createTimestamper.
  */
-export function createIsoTimestamper(timeZone: string): (instant: number) => string {
-  const zoned = new ZonedTime(timeZone);
+export function createIsoTimestamper(zone: string | ZonedTime): (instant: number) => string {
+  const zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
   // The second's text is kept cut in two around where the milliseconds go, and the milliseconds
   // come from a table: each line adds two strings, no slicing or padding (callgrind, mix).
   const millisTexts = Array.from({ length: 1000 }, (_, millis) => String(millis).padStart(3, '0'));

@@ -92,8 +92,9 @@ export class LocalDates {
   #boundary = -Infinity;
   #last = -Infinity;
 
-  constructor(timeZone: string) {
-    this.#zoned = new ZonedTime(timeZone);
+  /** `zone`: a zone name, or a ZonedTime made already (its zone file is then not read again). */
+  constructor(zone: string | ZonedTime) {
+    this.#zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
   }
 
   /** `2026-03-29`: the date of `instant` in the time zone. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileLogger, type FileLoggerOptions } from '../../src/log/file-sink.js';
 import type { WriteBytes } from '../../src/log/open-file.js';
+import { ZonedTime } from '../../src/log/zoned-time.js';
 
 const root = mkdtempSync(join(tmpdir(), 'log-file-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -46,6 +47,17 @@ describe('the daily file sink', () => {
       '2026-11-22 11:00:00 app.INFO: plain\n2026-11-22 11:00:00 app.INFO: café ✓ 😀\n2026-11-22 11:00:00 app.INFO: plain again\n' +
       '2026-11-22 11:00:00 app.INFO: ñandú\n2026-11-22 11:00:00 app.INFO: only ASCII\n';
     assert.deepEqual(readFileSync(join(dir, 'test-2026-11-22.log')), Buffer.from(expected, 'utf8'));
+  });
+
+  it('takes the file date and the line timestamps from the ZonedTime it is given', async () => {
+    const dir = freshDir();
+    // Offsets of ten hours east: 2026-11-22T20:00Z is already the 23rd there, not in Madrid.
+    const zoned = new ZonedTime('Europe/Madrid', () => 10 * 3600);
+    const log = logger(dir, () => Date.parse('2026-11-22T20:00:00Z'), { zoned });
+    log.log('app', 'INFO', 'east');
+    await log.close();
+    assert.deepEqual(readdirSync(dir), ['test-2026-11-23.log']);
+    assert.equal(read(dir, 'test-2026-11-23.log'), '2026-11-23 06:00:00 app.INFO: east\n');
   });
 
   it('writes within 100 ms without an explicit flush', async () => {

@@ -9,6 +9,7 @@ import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type Line
 import { createIsoTimestamper } from './format.js';
 import { escapeJsonLine } from './json-text.js';
 import { accessLogStem } from './rotation.js';
+import { ZonedTime } from './zoned-time.js';
 
 export interface AccessLogOptions extends DailyFileSinkOptions {
   /** `prod`: the files are `prod-access-<YYYY-MM-DD>.log`. */
@@ -47,14 +48,16 @@ const DEFAULT_GATHER_MS = 20;
 
 /** Creates the access log's sink and applies retention once; never throws for an unwritable directory. */
 export function createAccessLog(options: AccessLogOptions): AccessLog {
-  const stamp = createIsoTimestamper(options.timeZone);
+  // One zone file read and parsed for the lines' times and the sink's dates.
+  const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+  const stamp = createIsoTimestamper(zoned);
   const kind: DailyFileKind = {
     stem: accessLogStem(options.appEnv),
     what: 'access log',
     notice: (instant, message) => formatAccessNotice(stamp(instant), message),
   };
   // The access log gathers requests itself, so its sink writes what it is given at once.
-  const sink = new DailyFileSink({ ...options, flushDelayMs: 0 }, kind);
+  const sink = new DailyFileSink({ ...options, zoned, flushDelayMs: 0 }, kind);
   const gatherMs = options.flushDelayMs ?? DEFAULT_GATHER_MS;
   const mask = options.mask;
   // A request's line is made with the others gathered in the same delay, not while it is

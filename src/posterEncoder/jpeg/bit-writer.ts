@@ -100,7 +100,7 @@ export class BitWriter {
 
   /** Hot loop of the encoder: one table look-up and one put per symbol. */
   private writeRecords(records: Int32Array, start: number, end: number, table: SymbolCodes): void {
-    const { codes, lengths } = table;
+    const { packed } = table;
     let { acc, free, pos } = this;
     for (let chunk = start; chunk < end; chunk += CHUNK_RECORDS) {
       const chunkEnd = Math.min(end, chunk + CHUNK_RECORDS);
@@ -109,9 +109,9 @@ export class BitWriter {
       const { buffer, view } = this;
       for (let i = chunk; i < chunkEnd; i++) {
         const record = records[i]!;
-        const entry = record >>> 16;
-        const length = lengths[entry]!;
-        const value = codes[entry]! | (record & 0xffff);
+        const code = packed[record >>> 16]!;
+        const length = code & 31;
+        const value = (code >>> 5) | (record & 0xffff);
         if (length < free) {
           acc = (acc << length) | value;
           free -= length;

@@ -132,11 +132,16 @@ export function addBlock(
 const ZIGZAG_ORDER = ZIGZAG;
 const ROW_MARKS = ZIGZAG_ROW_MARKS;
 
-/** Natural-order marks (see DctBlock) moved to zig-zag order, a row of 8 at a time. */
+/**
+ * Natural-order marks (see DctBlock) moved to zig-zag order, a row of 8 at a
+ * time. Rows 4..7 hold the highest frequencies and are often all zero after
+ * quantisation: one test of their word skips their eight reads.
+ */
 function zigzagMarks(naturalLow: number, naturalHigh: number): { low: number; high: number } {
   let low = 0;
   let high = 0;
-  for (let row = 0; row < 8; row++) {
+  const rows = naturalHigh === 0 ? 4 : 8;
+  for (let row = 0; row < rows; row++) {
     const byte = ((row < 4 ? naturalLow : naturalHigh) >>> ((row & 3) << 3)) & 255;
     const i = (row * 256 + byte) << 1;
     low |= ROW_MARKS[i]!;

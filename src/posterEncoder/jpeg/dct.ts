@@ -131,26 +131,41 @@ function columnPass(ws: Int32Array, deadZone: Int32Array, block: DctBlock): void
     const tmp0 = d0 + d7, tmp7 = d0 - d7, tmp1 = d1 + d6, tmp6 = d1 - d6;
     const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
     const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+    // Each output is stored and marked as soon as it is known, so that few
+    // values are live at once: with all eight held to the end, the JIT ran
+    // out of registers and spilled.
     const o0 = (tmp10 + tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+    out[c] = o0;
+    let lowMarks = outside(o0, deadZone[c]!);
     const o4 = (tmp10 - tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+    out[c + 32] = o4;
+    let highMarks = outside(o4, deadZone[c + 32]!);
     const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
     const o2 = (e + Math.imul(tmp13, FIX_0_765366865) + COL_ROUND) >> COL_SHIFT;
+    out[c + 16] = o2;
+    lowMarks |= outside(o2, deadZone[c + 16]!) << 16;
     const o6 = (e - Math.imul(tmp12, FIX_1_847759065) + COL_ROUND) >> COL_SHIFT;
+    out[c + 48] = o6;
+    highMarks |= outside(o6, deadZone[c + 48]!) << 16;
     const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
     const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
     const z2 = Math.imul(tmp5 + tmp6, -FIX_2_562915447);
     const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
     const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
     const o7 = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + COL_ROUND) >> COL_SHIFT;
+    out[c + 56] = o7;
+    highMarks |= outside(o7, deadZone[c + 56]!) << 24;
     const o5 = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + COL_ROUND) >> COL_SHIFT;
+    out[c + 40] = o5;
+    highMarks |= outside(o5, deadZone[c + 40]!) << 8;
     const o3 = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + COL_ROUND) >> COL_SHIFT;
+    out[c + 24] = o3;
+    lowMarks |= outside(o3, deadZone[c + 24]!) << 24;
     const o1 = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + COL_ROUND) >> COL_SHIFT;
-    out[c] = o0; out[c + 8] = o1; out[c + 16] = o2; out[c + 24] = o3;
-    out[c + 32] = o4; out[c + 40] = o5; out[c + 48] = o6; out[c + 56] = o7;
-    low |= (outside(o0, deadZone[c]!) | (outside(o1, deadZone[c + 8]!) << 8)
-      | (outside(o2, deadZone[c + 16]!) << 16) | (outside(o3, deadZone[c + 24]!) << 24)) << c;
-    high |= (outside(o4, deadZone[c + 32]!) | (outside(o5, deadZone[c + 40]!) << 8)
-      | (outside(o6, deadZone[c + 48]!) << 16) | (outside(o7, deadZone[c + 56]!) << 24)) << c;
+    out[c + 8] = o1;
+    lowMarks |= outside(o1, deadZone[c + 8]!) << 8;
+    low |= lowMarks << c;
+    high |= highMarks << c;
   }
   block.marksLow = low;
   block.marksHigh = high;

@@ -8,8 +8,12 @@ import type { SymbolCodes } from './huffman.js';
 import type { SpareBuffers } from './spare-buffers.js';
 import type { SymbolStream } from './symbols.js';
 
-/** Records written per capacity check: each needs at most 4 bytes, 8 if stuffed. */
-const CHUNK_RECORDS = 8192;
+/**
+ * Records written per capacity check (each needs at most 4 bytes, 8 if
+ * stuffed), and per call of the writer's hot loop: few enough that the first
+ * call returns before V8 compiles the loop (see writeRecords).
+ */
+const CHUNK_RECORDS = 1024;
 const BYTES_PER_RECORD = 8;
 
 /** Growable output buffer with a bit writer for the scan. */
@@ -98,29 +102,40 @@ export class BitWriter {
     this.writeRecords(stream.records, start, stream.length, codes);
   }
 
-  /** Hot loop of the encoder: one table look-up and one put per symbol. */
+  /**
+   * Writes records `start` to `end` in chunks, making room before each. The
+   * chunks are short calls rather than one long loop: V8 compiles a loop that
+   * runs long while it runs (on-stack replacement) from the type feedback
+   * gathered so far, and the code after the loop, never run yet, had none; the
+   * compiled loop then bailed out at its end, on every later call too when
+   * compiling is synchronous, leaving the writer at twice the instructions.
+   * A short first call reaches its end before anything is compiled.
+   */
   private writeRecords(records: Int32Array, start: number, end: number, table: SymbolCodes): void {
-    const { packed } = table;
-    let { acc, free, pos } = this;
     for (let chunk = start; chunk < end; chunk += CHUNK_RECORDS) {
       const chunkEnd = Math.min(end, chunk + CHUNK_RECORDS);
-      this.pos = pos;
       this.ensure((chunkEnd - chunk) * BYTES_PER_RECORD + 8);
-      const { buffer, view } = this;
-      for (let i = chunk; i < chunkEnd; i++) {
-        const record = records[i]!;
-        const code = packed[record >>> 16]!;
-        const length = code & 31;
-        const value = (code >>> 5) | (record & 0xffff);
-        if (length < free) {
-          acc = (acc << length) | value;
-          free -= length;
-        } else {
-          const rest = length - free;
-          pos = emitWord(view, buffer, pos, (acc << free) | (value >>> rest));
-          acc = value;
-          free = 32 - rest;
-        }
+      this.writeChunk(records, chunk, chunkEnd, table.packed);
+    }
+  }
+
+  /** Hot loop of the encoder: one table look-up and one put per symbol; the caller has made room. */
+  private writeChunk(records: Int32Array, start: number, end: number, packed: Int32Array): void {
+    const { buffer, view } = this;
+    let { acc, free, pos } = this;
+    for (let i = start; i < end; i++) {
+      const record = records[i]!;
+      const code = packed[record >>> 16]!;
+      const length = code & 31;
+      const value = (code >>> 5) | (record & 0xffff);
+      if (length < free) {
+        acc = (acc << length) | value;
+        free -= length;
+      } else {
+        const rest = length - free;
+        pos = emitWord(view, buffer, pos, (acc << free) | (value >>> rest));
+        acc = value;
+        free = 32 - rest;
       }
     }
     this.acc = acc;

@@ -192,8 +192,11 @@ function viewOf(buffer: Uint8Array): DataView {
  * and (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when x has a
  * zero byte) and then stores the word with one big-endian DataView write
  * instead of four byte stores.
+ *
+ * A const, not a function declaration: a declared function's binding can be
+ * reassigned, so the compiled writer loop re-checked it at every call.
  */
-function emitWord(view: DataView, buffer: Uint8Array, pos: number, word: number): number {
+const emitWord = (view: DataView, buffer: Uint8Array, pos: number, word: number): number => {
   const inverted = ~word;
   if (((inverted - 0x01010101) & word & 0x80808080) === 0) {
     view.setUint32(pos, word);
@@ -205,4 +208,4 @@ function emitWord(view: DataView, buffer: Uint8Array, pos: number, word: number)
     if (byte === 0xff) buffer[pos++] = 0;
   }
   return pos;
-}
+};

@@ -8,8 +8,12 @@ import type { SymbolCodes } from './huffman.js';
 import type { SpareBuffers } from './spare-buffers.js';
 import type { SymbolStream } from './symbols.js';
 
-/** Records written per capacity check: each needs at most 4 bytes, 8 if stuffed. */
-const CHUNK_RECORDS = 8192;
+/**
+ * Records written per capacity check (each needs at most 4 bytes, 8 if
+ * stuffed), and per call of the writer's hot loop: few enough that the first
+ * call returns before V8 compiles the loop (see writeRecords).
+ */
+const CHUNK_RECORDS = 1024;
 const BYTES_PER_RECORD = 8;
 
 /** Growable output buffer with a bit writer for the scan. */
@@ -98,29 +102,40 @@ export class BitWriter {
     this.writeRecords(stream.records, start, stream.length, codes);
   }
 
-  /** Hot loop of the encoder: one table look-up and one put per symbol. */
+  /**
+   * Writes records `start` to `end` in chunks, making room before each. The
+   * chunks are short calls rather than one long loop: V8 compiles a loop that
+   * runs long while it runs (on-stack replacement) from the type feedback
+   * gathered so far, and the code after the loop, never run yet, had none; the
+   * compiled loop then bailed out at its end, on every later call too when
+   * compiling is synchronous, leaving the writer at twice the instructions.
+   * A short first call reaches its end before anything is compiled.
+   */
   private writeRecords(records: Int32Array, start: number, end: number, table: SymbolCodes): void {
-    const { codes, lengths } = table;
-    let { acc, free, pos } = this;
     for (let chunk = start; chunk < end; chunk += CHUNK_RECORDS) {
       const chunkEnd = Math.min(end, chunk + CHUNK_RECORDS);
-      this.pos = pos;
       this.ensure((chunkEnd - chunk) * BYTES_PER_RECORD + 8);
-      const { buffer, view } = this;
-      for (let i = chunk; i < chunkEnd; i++) {
-        const record = records[i]!;
-        const entry = record >>> 16;
-        const length = lengths[entry]!;
-        const value = codes[entry]! | (record & 0xffff);
-        if (length < free) {
-          acc = (acc << length) | value;
-          free -= length;
-        } else {
-          const rest = length - free;
-          pos = emitWord(view, buffer, pos, (acc << free) | (value >>> rest));
-          acc = value;
-          free = 32 - rest;
-        }
+      this.writeChunk(records, chunk, chunkEnd, table.packed);
+    }
+  }
+
+  /** Hot loop of the encoder: one table look-up and one put per symbol; the caller has made room. */
+  private writeChunk(records: Int32Array, start: number, end: number, packed: Int32Array): void {
+    const { buffer, view } = this;
+    let { acc, free, pos } = this;
+    for (let i = start; i < end; i++) {
+      const record = records[i]!;
+      const code = packed[record >>> 16]!;
+      const length = code & 31;
+      const value = (code >>> 5) | (record & 0xffff);
+      if (length < free) {
+        acc = (acc << length) | value;
+        free -= length;
+      } else {
+        const rest = length - free;
+        pos = emitWord(view, buffer, pos, (acc << free) | (value >>> rest));
+        acc = value;
+        free = 32 - rest;
       }
     }
     this.acc = acc;
@@ -177,8 +192,11 @@ function viewOf(buffer: Uint8Array): DataView {
  * and (x - 0x01010101) & ~x & 0x80808080 is non-zero exactly when x has a
  * zero byte) and then stores the word with one big-endian DataView write
  * instead of four byte stores.
+ *
+ * A const, not a function declaration: a declared function's binding can be
+ * reassigned, so the compiled writer loop re-checked it at every call.
  */
-function emitWord(view: DataView, buffer: Uint8Array, pos: number, word: number): number {
+const emitWord = (view: DataView, buffer: Uint8Array, pos: number, word: number): number => {
   const inverted = ~word;
   if (((inverted - 0x01010101) & word & 0x80808080) === 0) {
     view.setUint32(pos, word);
@@ -190,4 +208,4 @@ function emitWord(view: DataView, buffer: Uint8Array, pos: number, word: number)
     if (byte === 0xff) buffer[pos++] = 0;
   }
   return pos;
-}
+};

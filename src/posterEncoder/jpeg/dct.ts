@@ -9,9 +9,18 @@
  * output is bit-for-bit what any other implementation of the same arithmetic
  * produces. The result is 8 times the orthonormal 2-D DCT (T.81 A.3.3's
  * S(v,u)); that factor of 8 is folded into the quantisation divisor (see
- * quantize.ts), and the rounding is left to quantisation.
+ * quantize.ts), and the rounding is left to quantisation. The column pass
+ * also marks which outputs lie beyond their quantisation dead zone, while
+ * they are still in registers: entropy coding then visits only those.
  */
-import { NATURAL_TO_ZIGZAG } from './zigzag.js';
+import { outside as outsideOfDeadZone } from './quantize.js';
+
+/**
+ * The dead-zone test, read as a module constant rather than through the import:
+ * an imported binding is live, so the compiled column loop re-checked on every
+ * iteration that it still held the same function (4 % of the pass).
+ */
+const outside = outsideOfDeadZone;
 
 /** Fixed-point precision of the multipliers. */
 const CONST_BITS = 13;
@@ -54,32 +63,33 @@ const COL_EVEN_ROUND = 1 << (PASS1_BITS - 1);
  */
 const ROW_LEVEL_SHIFT = 8 * 128;
 
-/** Length of the row pass's results, natural order: one block. */
-export const DCT_WORKSPACE_LENGTH = 64;
-
 /**
- * The zig-zag position of each natural index. The column pass reads this as
- * a module constant rather than through a parameter or an import: the JIT
- * then knows its type and length once and for all, instead of checking them
- * again on every iteration of the loop.
+ * One transformed block and what the transform needs: the scan owns one, so
+ * blocks allocate nothing.
  */
-const ZIGZAG_POSITION = NATURAL_TO_ZIGZAG;
+export class DctBlock {
+  /** 8 times the orthonormal DCT, natural order: S(v,u) at v * 8 + u. */
+  readonly coefficients = new Int32Array(64);
+  /** The row pass's results, natural order. */
+  readonly workspace = new Int32Array(64);
+  /** Bit n set where coefficient n (0..31) lies beyond its dead zone. */
+  marksLow = 0;
+  /** Bit n - 32 set where coefficient n (32..63) lies beyond its dead zone. */
+  marksHigh = 0;
+}
 
 /**
  * Transforms the 8x8 block of samples at byte `offset` of `src` (row stride
- * `stride`) into `out[0..63]`, 8 times the orthonormal DCT, in zig-zag order:
- * entropy coding then reads it sequentially. `workspace` holds the row pass's
- * results; a scan passes its own, so blocks allocate nothing.
+ * `stride`) into `block`: its coefficients, and its marks of the coefficients
+ * whose magnitude exceeds `deadZone[n]` (natural order; see quantize.ts).
  *
  * The samples are read through a DataView, four to a 32-bit little-endian
  * load: each typed-array read costs V8 a bounds check and index arithmetic,
  * so two reads per row instead of eight take a fifth off the row pass.
  */
-export function forwardDct(
-  src: DataView, offset: number, stride: number, out: Int32Array, workspace = new Int32Array(DCT_WORKSPACE_LENGTH),
-): void {
-  rowPass(src, offset, stride, workspace);
-  columnPass(workspace, out);
+export function forwardDct(src: DataView, offset: number, stride: number, deadZone: Int32Array, block: DctBlock): void {
+  rowPass(src, offset, stride, block.workspace);
+  columnPass(block.workspace, deadZone, block);
 }
 
 /** 1-D DCT of each row of samples into `ws`; outputs keep PASS1_BITS extra bits. */
@@ -113,33 +123,59 @@ function rowPass(src: DataView, offset: number, stride: number, ws: Int32Array):
 
 /**
  * 1-D DCT of each column of the row results, the same flow graph as the row
- * pass; the extra bits are removed here and each output goes to its zig-zag
- * position. The columns are a loop here rather than a call each: eight calls
- * per block cost a tenth of the transform.
+ * pass; the extra bits are removed here. The columns are a loop here rather
+ * than a call each: eight calls per block cost a tenth of the transform.
+ * Column c's eight marks land at bits c, c + 8, c + 16, c + 24 of each mark
+ * word: one shift by c places four of them.
  */
-function columnPass(ws: Int32Array, out: Int32Array): void {
-  const zz = ZIGZAG_POSITION;
+function columnPass(ws: Int32Array, deadZone: Int32Array, block: DctBlock): void {
+  const out = block.coefficients;
+  let low = 0;
+  let high = 0;
   for (let c = 0; c < 8; c++) {
     const d0 = ws[c]!, d1 = ws[c + 8]!, d2 = ws[c + 16]!, d3 = ws[c + 24]!;
     const d4 = ws[c + 32]!, d5 = ws[c + 40]!, d6 = ws[c + 48]!, d7 = ws[c + 56]!;
     const tmp0 = d0 + d7, tmp7 = d0 - d7, tmp1 = d1 + d6, tmp6 = d1 - d6;
     const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
     const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    out[zz[c]!] = (tmp10 + tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
-    out[zz[c + 32]!] = (tmp10 - tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+    // Each output is stored and marked as soon as it is known, so that few
+    // values are live at once: with all eight held to the end, the JIT ran
+    // out of registers and spilled.
+    const o0 = (tmp10 + tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+    out[c] = o0;
+    let lowMarks = outside(o0, deadZone[c]!);
+    const o4 = (tmp10 - tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
+    out[c + 32] = o4;
+    let highMarks = outside(o4, deadZone[c + 32]!);
     const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
-    out[zz[c + 16]!] = (e + Math.imul(tmp13, FIX_0_765366865) + COL_ROUND) >> COL_SHIFT;
-    out[zz[c + 48]!] = (e - Math.imul(tmp12, FIX_1_847759065) + COL_ROUND) >> COL_SHIFT;
+    const o2 = (e + Math.imul(tmp13, FIX_0_765366865) + COL_ROUND) >> COL_SHIFT;
+    out[c + 16] = o2;
+    lowMarks |= outside(o2, deadZone[c + 16]!) << 16;
+    const o6 = (e - Math.imul(tmp12, FIX_1_847759065) + COL_ROUND) >> COL_SHIFT;
+    out[c + 48] = o6;
+    highMarks |= outside(o6, deadZone[c + 48]!) << 16;
     const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
     const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
     const z2 = Math.imul(tmp5 + tmp6, -FIX_2_562915447);
     const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
     const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
-    out[zz[c + 56]!] = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + COL_ROUND) >> COL_SHIFT;
-    out[zz[c + 40]!] = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + COL_ROUND) >> COL_SHIFT;
-    out[zz[c + 24]!] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + COL_ROUND) >> COL_SHIFT;
-    out[zz[c + 8]!] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + COL_ROUND) >> COL_SHIFT;
+    const o7 = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + COL_ROUND) >> COL_SHIFT;
+    out[c + 56] = o7;
+    highMarks |= outside(o7, deadZone[c + 56]!) << 24;
+    const o5 = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + COL_ROUND) >> COL_SHIFT;
+    out[c + 40] = o5;
+    highMarks |= outside(o5, deadZone[c + 40]!) << 8;
+    const o3 = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + COL_ROUND) >> COL_SHIFT;
+    out[c + 24] = o3;
+    lowMarks |= outside(o3, deadZone[c + 24]!) << 24;
+    const o1 = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + COL_ROUND) >> COL_SHIFT;
+    out[c + 8] = o1;
+    lowMarks |= outside(o1, deadZone[c + 8]!) << 8;
+    low |= lowMarks << c;
+    high |= highMarks << c;
   }
+  block.marksLow = low;
+  block.marksHigh = high;
 }
 
 /**

@@ -167,19 +167,21 @@ function limitCodeLengths(bits: number[], maxSize: number): void {
 
 /**
  * Code and total length of every symbol record entry (see symbols.ts) for the
- * four slots: `codes[entry]` is the Huffman code shifted left by the number of
- * additional bits the symbol carries (SSSS, the low 4 bits for AC), so one
- * OR with the record's bits gives everything to write, `lengths[entry]` bits.
+ * four slots, packed in one word so that the scan writer reads once per
+ * symbol: `packed[entry] >>> 5` is the Huffman code shifted left by the
+ * number of additional bits the symbol carries (SSSS, the low 4 bits for AC),
+ * so one OR with the record's bits gives everything to write, and
+ * `packed[entry] & 31` is the number of bits to write (0: no such symbol).
+ * Codes are at most 16 bits and baseline additional bits at most 11, so the
+ * shifted code fits 27 bits and the word 32.
  */
 export interface SymbolCodes {
-  readonly codes: Int32Array;
-  readonly lengths: Int32Array;
+  readonly packed: Int32Array;
 }
 
 /** Builds {@link SymbolCodes} from the DC and AC tables of slots 0..3. */
 export function symbolCodes(slots: readonly HuffmanSpec[]): SymbolCodes {
-  const codes = new Int32Array(slots.length * 256);
-  const lengths = new Int32Array(slots.length * 256);
+  const packed = new Int32Array(slots.length * 256);
   slots.forEach((table, slot) => {
     const { code, size } = huffmanCodes(table);
     const isAc = slot % 2 === 1;
@@ -187,9 +189,8 @@ export function symbolCodes(slots: readonly HuffmanSpec[]): SymbolCodes {
       const length = size[symbol]!;
       if (length === 0) continue;
       const extra = isAc ? symbol & 15 : symbol;
-      codes[slot * 256 + symbol] = code[symbol]! << extra;
-      lengths[slot * 256 + symbol] = length + extra;
+      packed[slot * 256 + symbol] = (code[symbol]! << (extra + 5)) | (length + extra);
     }
   });
-  return { codes, lengths };
+  return { packed };
 }

@@ -3,7 +3,6 @@
  * quality scaling that libjpeg documents for `jpeg_set_quality`, and the
  * exact integer division used to quantise DCT output.
  */
-import { ZIGZAG } from './zigzag.js';
 
 /** T.81 Annex K.1, Table K.1: luminance quantisation table, natural order. */
 export const STD_LUMA_QUANT: readonly number[] = Object.freeze([
@@ -64,49 +63,53 @@ export function scaleQuantTable(base: readonly number[], quality: number): Uint8
 export const QUANT_INPUT_BITS = 14;
 
 /**
- * Per-coefficient constants, indexed by zig-zag position k, that quantise one
- * DCT output t (T.81 A.3.4):
+ * Per-coefficient constants, indexed by natural position n (row * 8 + column,
+ * the DCT's output order), that quantise one DCT output t (T.81 A.3.4):
  *
- *   q(t) = sign(t) * floor((|t| + floor(d / 2)) / d),  d = 8 * Q[k]
+ *   q(t) = sign(t) * floor((|t| + floor(d / 2)) / d),  d = 8 * Q[n]
  *
  * i.e. division by the table entry, rounded half away from zero; the 8 is the
  * scale the accurate integer DCT leaves on its output, folded into the
- * divisor. The division is done as `((|t| + round) * multiplier) >> shift`,
- * which is exact for every dividend below 2^14 (Granlund and Montgomery,
- * "Division by invariant integers using multiplication", 1994, theorem 4.2,
- * with N = 14, l = ceil(log2 d), m = ceil(2^(N+l) / d)); the unit tests check
- * every (d, dividend) pair. `deadZone` is the largest |t| that quantises to
- * zero, d - floor(d / 2) - 1, so the common zero case needs no multiplication.
+ * divisor. `deadZone` is the largest |t| that quantises to zero,
+ * d - floor(d / 2) - 1: the DCT marks the outputs beyond it, so only those are
+ * ever divided.
+ *
+ * The division is JavaScript's `/` truncated with `| 0`, exact for every
+ * dividend below 2^14: if N / d is an integer, the quotient is exact; otherwise
+ * N / d = m + f / d with 1 <= f <= d - 1, at least 1 / d >= 2^-11 below m + 1,
+ * while the double rounding error is at most 2^-53 * N / d < 2^-39, so the
+ * truncation gives m. The unit tests check every (d, dividend) pair. One
+ * table read per coefficient instead of a multiplier, a shift and a rounding
+ * term: on V8 the reads cost more than the divide.
  */
 export interface QuantDivisors {
-  readonly round: Int32Array;
-  readonly multiplier: Int32Array;
-  readonly shift: Int32Array;
+  readonly divisor: Int32Array;
   readonly deadZone: Int32Array;
 }
 
 /** Builds {@link QuantDivisors} for a natural-order quantisation table. */
 export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
-  const round = new Int32Array(64);
-  const multiplier = new Int32Array(64);
-  const shift = new Int32Array(64);
+  const divisor = new Int32Array(64);
   const deadZone = new Int32Array(64);
-  for (let k = 0; k < 64; k++) {
-    const divisor = table[ZIGZAG[k]!]! * 8;
-    const l = 32 - Math.clz32(divisor - 1); // ceil(log2(divisor)), divisor >= 8
-    const s = QUANT_INPUT_BITS + l;
-    const half = divisor >> 1;
-    round[k] = half;
-    multiplier[k] = Math.ceil(2 ** s / divisor);
-    shift[k] = s;
-    deadZone[k] = divisor - half - 1;
+  for (let n = 0; n < 64; n++) {
+    const d = table[n]! * 8;
+    divisor[n] = d;
+    deadZone[n] = d - (d >> 1) - 1;
   }
-  return { round, multiplier, shift, deadZone };
+  return { divisor, deadZone };
 }
 
-/** Quantises one DCT output `t` at zig-zag position `k` (the reference form of the hot loop in symbols.ts). */
-export function quantize(t: number, k: number, q: QuantDivisors): number {
-  const magnitude = Math.abs(t);
-  const level = ((magnitude + q.round[k]!) * q.multiplier[k]!) >> q.shift[k]!;
+/** Quantises one DCT output `t` at natural position `n` (the reference form of the hot loop in symbols.ts). */
+export function quantize(t: number, n: number, q: QuantDivisors): number {
+  const d = q.divisor[n]!;
+  const level = ((Math.abs(t) + (d >> 1)) / d) | 0;
   return t < 0 ? -level | 0 : level; // | 0: no -0
+}
+
+/**
+ * 1 if `v` lies outside [-limit, limit], else 0: then limit - v or limit + v
+ * is negative, and the sign bit of their OR says so without a branch.
+ */
+export function outside(v: number, limit: number): number {
+  return ((limit - v) | (limit + v)) >>> 31;
 }

@@ -3,7 +3,7 @@
  * gives a non-interleaved scan of one block per MCU, A.2.2), transforms each
  * block and appends its symbols to a {@link SymbolStream}.
  */
-import { DCT_WORKSPACE_LENGTH, forwardDct, uniformBlockDc, uniformSample } from './dct.js';
+import { DctBlock, forwardDct, uniformBlockDc, uniformSample } from './dct.js';
 import type { FrameLayout } from './frame.js';
 import type { QuantDivisors } from './quantize.js';
 import { addBlock, addDcOnlyBlock, addDummyBlock, MAX_RECORDS_PER_BLOCK, type SymbolStream } from './symbols.js';
@@ -11,8 +11,7 @@ import { addBlock, addDcOnlyBlock, addDummyBlock, MAX_RECORDS_PER_BLOCK, type Sy
 /** Per-scan state: DC predictors, restart counting, the DCT's workspace and output block. */
 export class ScanModel {
   private readonly predictors: number[];
-  private readonly dct = new Int32Array(64);
-  private readonly dctWorkspace = new Int32Array(DCT_WORKSPACE_LENGTH);
+  private readonly block = new DctBlock();
   private readonly blocksPerMcu: number;
   /** MCUs coded so far, to place restart markers every `restartInterval`. */
   private mcuCount = 0;
@@ -67,8 +66,8 @@ export class ScanModel {
           if (flat >= 0) {
             this.predictors[ci] = addDcOnlyBlock(stream, uniformBlockDc(flat), q, this.predictors[ci]!, dcSlot);
           } else {
-            forwardDct(view, offset, stride, this.dct, this.dctWorkspace);
-            this.predictors[ci] = addBlock(stream, this.dct, q, this.predictors[ci]!, dcSlot);
+            forwardDct(view, offset, stride, q.deadZone, this.block);
+            this.predictors[ci] = addBlock(stream, this.block, q, this.predictors[ci]!, dcSlot);
           }
         }
       }

@@ -11,8 +11,10 @@
  * table 0 (luma) as 0 and 1, DC and AC of table 1 (chroma) as 2 and 3: a
  * component with table t codes its DC in slot 2t and its AC in slot 2t + 1.
  */
+import type { DctBlock } from './dct.js';
 import type { QuantDivisors } from './quantize.js';
 import type { SpareBuffers } from './spare-buffers.js';
+import { ZIGZAG, ZIGZAG_ROW_MARKS } from './zigzag.js';
 
 /** Number of Huffman table slots (DC and AC for two tables). */
 export const SLOT_COUNT = 4;
@@ -73,26 +75,28 @@ export class SymbolStream {
 export const MAX_RECORDS_PER_BLOCK = 68;
 
 /**
- * Quantises one block of DCT output (`dct`, zig-zag order, see dct.ts) with
- * `q` (see quantize.ts), appends its symbols and returns its quantised DC,
- * the next predictor (F.1.2.1.3). A branch-free pass first marks which AC
- * coefficients quantise to non-zero; only those are then quantised and coded,
- * the zero runs between them being the gaps between marks. The caller must
- * have reserved {@link MAX_RECORDS_PER_BLOCK} records.
+ * Quantises one transformed block (see dct.ts) with `q` (see quantize.ts),
+ * appends its symbols and returns its quantised DC, the next predictor
+ * (F.1.2.1.3). The DCT has marked the coefficients that quantise to non-zero;
+ * their marks, moved to zig-zag order, are walked lowest first, so only those
+ * coefficients are read, divided and coded, the zero runs between them being
+ * the gaps between marks. The caller must have reserved
+ * {@link MAX_RECORDS_PER_BLOCK} records.
  */
 export function addBlock(
-  stream: SymbolStream, dct: Int32Array, q: QuantDivisors, predictor: number, dcSlot: number,
+  stream: SymbolStream, block: DctBlock, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
-  const dc = quantizeDc(dct[0]!, q);
+  const coefficients = block.coefficients;
+  const divisor = q.divisor;
+  const dc = quantizeDc(coefficients[0]!, divisor[0]!);
   putDc(stream, dc - predictor, dcSlot);
   const { records, counts } = stream;
-  const { round, multiplier, shift } = q;
   const slot = (dcSlot + 1) << 8;
   let n = stream.length;
   let previous = 0; // zig-zag position of the last coded coefficient (0 = DC)
-  // Marks of coefficients 1..31, then of 32..63 (bit i = coefficient base + i).
-  for (let base = 0; base < 64; base += 32) {
-    let marks = nonZeroBits(dct, q.deadZone, base) & (base === 0 ? ~1 : -1);
+  const { low, high } = zigzagMarks(block.marksLow, block.marksHigh);
+  // Marks of positions 1..31 (the DC is coded above), then of 32..63.
+  for (let base = 0, marks = low & ~1; base < 64; base += 32, marks = high) {
     while (marks !== 0) {
       const bit = marks & -marks; // lowest mark
       marks ^= bit;
@@ -103,9 +107,11 @@ export function addBlock(
         records[n++] = (slot | ZRL) << 16;
         counts[slot | ZRL]!++;
       }
-      const v = dct[k]!;
+      const at = ZIGZAG_ORDER[k]!;
+      const v = coefficients[at]!;
+      const d = divisor[at]!;
       const sign = v >> 31; // 0 or -1
-      const level = ((((v ^ sign) - sign) + round[k]!) * multiplier[k]!) >> shift[k]!;
+      const level = ((((v ^ sign) - sign) + (d >> 1)) / d) | 0; // exact: see quantize.ts
       const size = 32 - Math.clz32(level);
       const entry = slot | (run << 4) | size;
       // RRRRSSSS, then SSSS bits: those of level, or of level - 1 (= ~|level|) if negative.
@@ -120,30 +126,33 @@ export function addBlock(
 }
 
 /**
- * Bit i set where coefficient `first + i` (i = 0..31) quantises to non-zero.
- * Four coefficients per iteration and the branch-free test below make this a
- * quarter faster than one |v| comparison per iteration.
+ * The zig-zag order, read as a module constant rather than through an import
+ * binding: the JIT then knows its type and length once and for all.
  */
-function nonZeroBits(dct: Int32Array, deadZone: Int32Array, first: number): number {
-  let bits = 0;
-  for (let i = 0, k = first; i < 32; i += 4, k += 4) {
-    bits |= (outside(dct[k]!, deadZone[k]!) << i) | (outside(dct[k + 1]!, deadZone[k + 1]!) << (i + 1))
-      | (outside(dct[k + 2]!, deadZone[k + 2]!) << (i + 2)) | (outside(dct[k + 3]!, deadZone[k + 3]!) << (i + 3));
-  }
-  return bits;
-}
+const ZIGZAG_ORDER = ZIGZAG;
+const ROW_MARKS = ZIGZAG_ROW_MARKS;
 
 /**
- * 1 if `v` lies outside [-limit, limit], else 0: then limit - v or limit + v
- * is negative, and the sign bit of their OR says so without a branch.
+ * Natural-order marks (see DctBlock) moved to zig-zag order, a row of 8 at a
+ * time. Rows 4..7 hold the highest frequencies and are often all zero after
+ * quantisation: one test of their word skips their eight reads.
  */
-function outside(v: number, limit: number): number {
-  return ((limit - v) | (limit + v)) >>> 31;
+function zigzagMarks(naturalLow: number, naturalHigh: number): { low: number; high: number } {
+  let low = 0;
+  let high = 0;
+  const rows = naturalHigh === 0 ? 4 : 8;
+  for (let row = 0; row < rows; row++) {
+    const byte = ((row < 4 ? naturalLow : naturalHigh) >>> ((row & 3) << 3)) & 255;
+    const i = (row * 256 + byte) << 1;
+    low |= ROW_MARKS[i]!;
+    high |= ROW_MARKS[i + 1]!;
+  }
+  return { low, high };
 }
 
-/** Quantised DC coefficient (zig-zag position 0) of a DCT output value. */
-function quantizeDc(t: number, q: QuantDivisors): number {
-  const magnitude = ((Math.abs(t) + q.round[0]!) * q.multiplier[0]!) >> q.shift[0]!;
+/** Quantised DC coefficient of DCT output `t` with divisor `d` (see quantize.ts). */
+function quantizeDc(t: number, d: number): number {
+  const magnitude = ((Math.abs(t) + (d >> 1)) / d) | 0;
   return t < 0 ? -magnitude | 0 : magnitude; // | 0: no -0
 }
 
@@ -173,7 +182,7 @@ function putEob(stream: SymbolStream, dcSlot: number): void {
 export function addDcOnlyBlock(
   stream: SymbolStream, dct0: number, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
-  const dc = quantizeDc(dct0, q);
+  const dc = quantizeDc(dct0, q.divisor[0]!);
   putDc(stream, dc - predictor, dcSlot);
   putEob(stream, dcSlot);
   return dc;

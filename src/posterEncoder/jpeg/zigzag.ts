@@ -18,8 +18,7 @@ export const ZIGZAG: Readonly<Uint8Array> = Uint8Array.from([
 
 /**
  * Inverse of {@link ZIGZAG}: `NATURAL_TO_ZIGZAG[n]` is the position in the
- * zig-zag sequence of the coefficient at natural index n. The DCT writes its
- * quantised output straight into zig-zag order through this table.
+ * zig-zag sequence of the coefficient at natural index n.
  */
 export const NATURAL_TO_ZIGZAG: Readonly<Uint8Array> = invert(ZIGZAG);
 
@@ -27,4 +26,27 @@ function invert(order: Uint8Array): Uint8Array {
   const inverse = new Uint8Array(64);
   for (let k = 0; k < 64; k++) inverse[order[k]!] = k;
   return inverse;
+}
+
+/**
+ * Marks of a block's coefficients moved from natural to zig-zag order, one
+ * row (8 marks, one byte) at a time: for row r and byte b, entry
+ * `2 * (r * 256 + b)` holds the marks of zig-zag positions 0..31 and the next
+ * entry those of 32..63, bit k (or k - 32) set when b has bit c set and
+ * coefficient r * 8 + c sits at position k. Sixteen reads move 64 marks.
+ */
+export const ZIGZAG_ROW_MARKS: Readonly<Int32Array> = rowMarks(NATURAL_TO_ZIGZAG);
+
+function rowMarks(position: Uint8Array): Int32Array {
+  const marks = new Int32Array(8 * 256 * 2);
+  for (let row = 0; row < 8; row++) {
+    for (let byte = 0; byte < 256; byte++) {
+      for (let column = 0; column < 8; column++) {
+        if ((byte & (1 << column)) === 0) continue;
+        const k = position[row * 8 + column]!;
+        marks[2 * (row * 256 + byte) + (k >> 5)] |= 1 << (k & 31);
+      }
+    }
+  }
+  return marks;
 }

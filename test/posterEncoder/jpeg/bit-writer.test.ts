@@ -77,4 +77,22 @@ describe('bit-writer', () => {
     // 011 10 1010 + 1111 padding = 0111 0101 0111 1111; then FF D0; 00 1010 11 = 0x2B
     assert.deepEqual([...writer.toBytes()], [0x75, 0x7f, 0xff, 0xd0, 0x2b]);
   });
+
+  it('writes a long run of records, across its chunks and buffer growth, as putBits would', () => {
+    const codes = symbolCodes([STD_DC_LUMA, STD_AC_LUMA]);
+    const stream = new SymbolStream(5000);
+    // AC 0/3 (code 100) with 3 bits, and AC 0/2 (01) with bits 11: 0xFF bytes to stuff now and then.
+    for (let i = 0; i < 5000; i++) stream.records[i] = i % 3 === 0 ? ((256 + 0x03) << 16) | (i & 7) : ((256 + 0x02) << 16) | 3;
+    stream.length = 5000;
+    const fast = new BitWriter(16);
+    fast.writeSymbols(stream, codes);
+    fast.flushBits();
+    const slow = new BitWriter(16);
+    for (let i = 0; i < 5000; i++) {
+      if (i % 3 === 0) slow.putBits((0b100 << 3) | (i & 7), 6);
+      else slow.putBits(0b0111, 4);
+    }
+    slow.flushBits();
+    assert.deepEqual(fast.toBytes(), slow.toBytes());
+  });
 });

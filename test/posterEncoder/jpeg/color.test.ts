@@ -86,6 +86,28 @@ describe('color', () => {
     assert.deepEqual([...t.cbPlane], [128, 129, 128, 129]); // (514 + 1) >> 2, (514 + 2) >> 2
   });
 
+  it('gives per-pixel results on the wide RGB paths, for every width remainder and RGB against RGBA', () => {
+    // The RGB paths convert 4 pixels (12 bytes) per step; RGBA takes the per-pixel loop.
+    for (let width = 1; width <= 13; width++) {
+      const rgb = Uint8Array.from({ length: 2 * width * 3 }, (_, i) => (i * 97 + width * 31) & 255);
+      const rgba = new Uint8Array(2 * width * 4);
+      for (let i = 0; i < 2 * width; i++) rgba.set([...rgb.subarray(3 * i, 3 * i + 3), 255], 4 * i);
+      const stride = 8 * Math.ceil(width / 8);
+      const [wide, single] = [target(stride, stride), target(stride, stride)];
+      convertRowH1V1(rgb, 0, 3, width, wide);
+      convertRowH1V1(rgba, 0, 4, width, single);
+      assert.deepEqual(wide, single, `4:4:4, width ${width}`);
+      const x = Math.min(width - 1, 5);
+      const [r, g, b] = rgb.subarray(3 * x, 3 * x + 3);
+      assert.deepEqual([wide.yPlane[x], wide.cbPlane[x], wide.crPlane[x]], [rgbToLuma(r, g, b), rgbToCb(r, g, b), rgbToCr(r, g, b)], `width ${width}`);
+      const half = 8 * Math.ceil(width / 16);
+      const [wide2, single2] = [target(2 * half, half, 2), target(2 * half, half, 2)];
+      convertRowsH2V2(rgb, 0, width * 3, 3, width, wide2);
+      convertRowsH2V2(rgba, 0, width * 4, 4, width, single2);
+      assert.deepEqual(wide2, single2, `4:2:0, width ${width}`);
+    }
+  });
+
   it('averages past the edge over the replicated last pixel of an odd width', () => {
     const t = target(8, 8);
     convertRowH2V1(pixels(B, B, A), 0, 3, 3, t);

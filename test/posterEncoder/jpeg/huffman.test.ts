@@ -104,7 +104,9 @@ describe('huffman', () => {
   });
 
   it('combines each code with its additional bits for the scan writer', () => {
-    const { codes, lengths } = symbolCodes([STD_DC_LUMA, STD_AC_LUMA]);
+    const { packed } = symbolCodes([STD_DC_LUMA, STD_AC_LUMA]);
+    const codes = packed.map((p) => p >>> 5);
+    const lengths = packed.map((p) => p & 31);
     // DC category 3 ('100') carries 3 more bits; AC 0/3 ('100') also 3; EOB none.
     assert.equal(codes[3], 0b100 << 3);
     assert.equal(lengths[3], 6);
@@ -113,5 +115,17 @@ describe('huffman', () => {
     assert.equal(codes[256 + 0x00], 0b1010);
     assert.equal(lengths[256 + 0x00], 4);
     assert.equal(lengths[256 + 0x0b], 0, 'category 11 does not exist for AC');
+  });
+
+  it('packs the longest code with the most additional bits without losing a bit', () => {
+    // A table with codes up to 16 bits: DC category 11 gets a 16-bit code, 27 bits in all.
+    const bits = new Uint8Array(16);
+    bits[0] = 1; // '0' for category 0
+    bits[15] = 11; // 16-bit codes for categories 1..11
+    const { packed } = symbolCodes([{ bits, values: Uint8Array.from({ length: 12 }, (_, i) => i) }]);
+    // After '0' the 16-bit codes run from 0x8000 (Annex C): category 11's is 0x8000 + 10.
+    const code = packed[11];
+    assert.equal(code & 31, 27);
+    assert.equal((code >>> 5) >>> 11, 0b1000000000001010);
   });
 });

@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import {
   makeQuantDivisors, qualityScaleFactor, quantize, QUANT_INPUT_BITS, scaleQuantTable, STD_CHROMA_QUANT, STD_LUMA_QUANT,
 } from '../../../src/posterEncoder/jpeg/quantize.js';
-import { ZIGZAG } from '../../../src/posterEncoder/jpeg/zigzag.js';
 
 describe('quantize', () => {
   it('scales quality 50 to the Annex K tables as printed', () => {
@@ -40,23 +39,19 @@ describe('quantize', () => {
     }
   });
 
-  it('divides exactly by multiply and shift for every divisor and dividend below 2^14', () => {
-    const table = new Uint8Array(64);
-    for (let entry = 1; entry <= 255; entry++) {
-      table.fill(entry);
-      const { multiplier, shift } = makeQuantDivisors(table);
-      const divisor = entry * 8;
-      for (let n = 0; n < 1 << QUANT_INPUT_BITS; n++) {
-        if (((n * multiplier[5]) >> shift[5]) !== Math.floor(n / divisor)) {
-          assert.fail(`divisor ${divisor}, dividend ${n}`);
-        }
+  it('divides exactly in floating point for every divisor and dividend below 2^14', () => {
+    // The quotient m must satisfy m * d <= N < (m + 1) * d, checked in exact integer arithmetic.
+    for (let d = 8; d <= 255 * 8; d += 8) {
+      for (let dividend = 0; dividend < 1 << QUANT_INPUT_BITS; dividend++) {
+        const m = (dividend / d) | 0;
+        if (m * d > dividend || (m + 1) * d <= dividend) assert.fail(`divisor ${d}, dividend ${dividend}`);
       }
     }
   });
 
-  it('orders its constants by zig-zag position', () => {
+  it('orders its constants naturally, 8 times the table entry', () => {
     const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 50));
-    for (let k = 0; k < 64; k++) assert.equal(q.round[k], STD_LUMA_QUANT[ZIGZAG[k]] * 4, `position ${k}`);
+    for (let n = 0; n < 64; n++) assert.equal(q.divisor[n], STD_LUMA_QUANT[n] * 8, `index ${n}`);
   });
 
   it('rounds DCT output / (8 Q) half away from zero', () => {
@@ -67,11 +62,11 @@ describe('quantize', () => {
 
   it('sets the dead zone to the largest magnitude that quantises to zero', () => {
     const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 75));
-    for (let k = 0; k < 64; k++) {
-      assert.equal(quantize(q.deadZone[k], k, q), 0, `position ${k}`);
-      assert.equal(quantize(-q.deadZone[k], k, q), 0, `position ${k}, negative`);
-      assert.equal(quantize(q.deadZone[k] + 1, k, q), 1, `position ${k}`);
-      assert.equal(quantize(-q.deadZone[k] - 1, k, q), -1, `position ${k}, negative`);
+    for (let n = 0; n < 64; n++) {
+      assert.equal(quantize(q.deadZone[n], n, q), 0, `index ${n}`);
+      assert.equal(quantize(-q.deadZone[n], n, q), 0, `index ${n}, negative`);
+      assert.equal(quantize(q.deadZone[n] + 1, n, q), 1, `index ${n}`);
+      assert.equal(quantize(-q.deadZone[n] - 1, n, q), -1, `index ${n}, negative`);
     }
   });
 });

@@ -1,18 +1,34 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeQuantDivisors } from '../../../src/posterEncoder/jpeg/quantize.js';
+import { DctBlock } from '../../../src/posterEncoder/jpeg/dct.js';
+import { makeQuantDivisors, type QuantDivisors } from '../../../src/posterEncoder/jpeg/quantize.js';
 import {
   addBlock, addDcOnlyBlock, addDummyBlock, EOB, MAX_RECORDS_PER_BLOCK, SymbolStream, ZRL,
 } from '../../../src/posterEncoder/jpeg/symbols.js';
+import { ZIGZAG } from '../../../src/posterEncoder/jpeg/zigzag.js';
 
 /** Quantisation by 1 (divisor 8): a DCT output of 8 * v quantises to v. */
 const unit = makeQuantDivisors(new Uint8Array(64).fill(1));
 
 /** DCT output (zig-zag order) whose quantised coefficients are `levels` at the given positions. */
-function block(levels: Record<number, number>): Int32Array {
+function block(levels: Record<number, number>): DctBlock {
   const dct = new Int32Array(64);
   for (const [k, v] of Object.entries(levels)) dct[Number(k)] = 8 * v;
-  return dct;
+  return transformed(dct, unit);
+}
+
+/** A block as the DCT leaves it for output `dct` (zig-zag order): natural order, marked beyond q's dead zones. */
+function transformed(dct: Int32Array, q: QuantDivisors): DctBlock {
+  const out = new DctBlock();
+  for (let k = 0; k < 64; k++) {
+    const n = ZIGZAG[k];
+    out.coefficients[n] = dct[k];
+    if (Math.abs(dct[k]) > q.deadZone[n]) {
+      if (n < 32) out.marksLow |= 1 << n;
+      else out.marksHigh |= 1 << (n - 32);
+    }
+  }
+  return out;
 }
 
 /** Records as [slot, symbol, bits] triples. */
@@ -64,7 +80,7 @@ describe('symbols', () => {
     dct[3] = 119;
     dct[4] = 120;
     const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
-    addBlock(stream, dct, q, 0, 0);
+    addBlock(stream, transformed(dct, q), q, 0, 0);
     assert.deepEqual(decoded(stream).slice(1), [[1, 0x11, 0b0], [1, 0x01, 1], [1, 0x02, 2], [1, EOB, 0]]);
   });
 
@@ -77,7 +93,7 @@ describe('symbols', () => {
         if (k > 1) dct[k - 1] = -39 * sign;
         if (k < 63) dct[k + 1] = 39 * sign;
         const stream = new SymbolStream(MAX_RECORDS_PER_BLOCK);
-        addBlock(stream, dct, q, 0, 0);
+        addBlock(stream, transformed(dct, q), q, 0, 0);
         const zrl = Array.from({ length: (k - 1) >> 4 }, () => [1, ZRL, 0]);
         const coded = [1, (((k - 1) & 15) << 4) | 1, sign > 0 ? 1 : 0]; // size 1: bit 1 for +1, 0 for -1
         const eob = k < 63 ? [[1, EOB, 0]] : [];

@@ -44,7 +44,8 @@ function rowMarks(position: Uint8Array): Int32Array {
       for (let column = 0; column < 8; column++) {
         if ((byte & (1 << column)) === 0) continue;
         const k = position[row * 8 + column]!;
-        marks[2 * (row * 256 + byte) + (k >> 5)] |= 1 << (k & 31);
+        const slot = 2 * (row * 256 + byte) + (k >> 5);
+        marks[slot] = marks[slot]! | (1 << (k & 31));
       }
     }
   }

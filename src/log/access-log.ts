@@ -9,7 +9,7 @@ import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type Line
 import { createIsoTimestamper } from './format.js';
 import { escapeJsonLine } from './json-text.js';
 import { accessLogStem } from './rotation.js';
-import { ZonedTime } from './zoned-time.js';
+import { zonedTimeOf } from './zoned-time.js';
 
 export interface AccessLogOptions extends DailyFileSinkOptions {
   /** `prod`: the files are `prod-access-<YYYY-MM-DD>.log`. */
@@ -49,7 +49,7 @@ const DEFAULT_GATHER_MS = 20;
 /** Creates the access log's sink and applies retention once; never throws for an unwritable directory. */
 export function createAccessLog(options: AccessLogOptions): AccessLog {
   // One zone file read and parsed for the lines' times and the sink's dates.
-  const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+  const zoned = zonedTimeOf(options.zoned ?? options.timeZone);
   const stamp = createIsoTimestamper(zoned);
   const kind: DailyFileKind = {
     stem: accessLogStem(options.appEnv),

@@ -24,7 +24,7 @@ import { OpenLogFile, type WriteBytes } from './open-file.js';
 import { Retention } from './retention.js';
 import { dailyLogFileName, LocalDates } from './rotation.js';
 import { errorCode } from '../util/errno.js';
-import { ZonedTime } from './zoned-time.js';
+import { ZonedTime, zonedTimeOf } from './zoned-time.js';
 
 /** Where a daily file sink writes, its bounds, and the hooks tests replace. */
 export interface DailyFileSinkOptions {
@@ -131,7 +131,7 @@ export class DailyFileSink {
     this.#flushDelayMs = options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS;
     this.#clock = options.clock ?? Date.now;
     this.#warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
-    const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+    const zoned = zonedTimeOf(options.zoned ?? options.timeZone);
     this.#stamp = createTimestamper(zoned);
     this.#dates = new LocalDates(zoned);
     this.#queue = new LineQueue(options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES);

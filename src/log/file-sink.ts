@@ -5,7 +5,7 @@
  */
 import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
 import { createTimestamper, formatLine, type Logger } from './format.js';
-import { ZonedTime } from './zoned-time.js';
+import { zonedTimeOf } from './zoned-time.js';
 
 export interface FileLoggerOptions extends DailyFileSinkOptions {
   /** `prod`: the files are `prod-<YYYY-MM-DD>.log`. */
@@ -24,7 +24,7 @@ export interface FileLogger extends Logger {
 /** Creates the error log's sink and applies retention once; never throws for an unwritable directory. */
 export function createFileLogger(options: FileLoggerOptions): FileLogger {
   // One reading of the zone file for the lines' timestamps and the sink's dates alike.
-  const zoned = options.zoned ?? new ZonedTime(options.timeZone);
+  const zoned = zonedTimeOf(options.zoned ?? options.timeZone);
   const stamp = createTimestamper(zoned);
   const kind: DailyFileKind = {
     stem: options.appEnv,

@@ -3,7 +3,7 @@
  * log time zone, one entry per line whatever the message holds. Pure: sinks write the lines.
  */
 import { formatOncePerSecond } from '../util/once-per-second.js';
-import { ZonedTime } from './zoned-time.js';
+import { ZonedTime, zonedTimeOf } from './zoned-time.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 
@@ -116,7 +116,7 @@ export function formatLine(timestamp: string, channel: string, level: LogLevel, 
  * ZonedTime a sink made already (one zone file read and parsed per sink, not one per reader).
  */
 export function createTimestamper(zone: string | ZonedTime): (instant: number) => string {
-  const zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
+  const zoned = zonedTimeOf(zone);
   return formatOncePerSecond((secondStart) => zoned.timestamp(secondStart));
 }
 
@@ -129,7 +129,7 @@ const MAX_DATE_MS = 8.64e15;
  * An instant no Date holds (NaN) is `-`: a log line never throws. `zone` as for createTimestamper.
  */
 export function createIsoTimestamper(zone: string | ZonedTime): (instant: number) => string {
-  const zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
+  const zoned = zonedTimeOf(zone);
   // The second's text is kept cut in two around where the milliseconds go, and the milliseconds
   // come from a table: each line adds two strings, no slicing or padding (callgrind, mix).
   const millisTexts = Array.from({ length: 1000 }, (_, millis) => String(millis).padStart(3, '0'));

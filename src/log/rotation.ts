@@ -2,7 +2,7 @@
  * Pure rules of the daily log files: which file an instant belongs to, when the next day
  * starts in the log time zone, and which files retention deletes. Time is always an argument.
  */
-import { ZonedTime } from './zoned-time.js';
+import { ZonedTime, zonedTimeOf } from './zoned-time.js';
 
 /** `2026-03-29`: the calendar date of an instant in `timeZone`. */
 export function localDate(instant: number, timeZone: string): string {
@@ -94,7 +94,7 @@ export class LocalDates {
 
   /** `zone`: a zone name, or a ZonedTime made already (its zone file is then not read again). */
   constructor(zone: string | ZonedTime) {
-    this.#zoned = typeof zone === 'string' ? new ZonedTime(zone) : zone;
+    this.#zoned = zonedTimeOf(zone);
   }
 
   /** `2026-03-29`: the date of `instant` in the time zone. */

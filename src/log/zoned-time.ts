@@ -119,6 +119,14 @@ function twoDigits(value: number): string {
   return value < 10 ? `0${value}` : String(value);
 }
 
+/**
+ * A zone's ZonedTime: made from its name, or the one given, so that the readers of one log share
+ * one zone file read and parsed.
+ */
+export function zonedTimeOf(zone: string | ZonedTime): ZonedTime {
+  return typeof zone === 'string' ? new ZonedTime(zone) : zone;
+}
+
 /** `+01:00`, `-03:30`, `+00:00`: an offset from UTC as ISO 8601 writes it (never `Z`, always 6 characters). */
 function formatOffset(minutes: number): string {
   const magnitude = Math.abs(minutes);

@@ -101,7 +101,11 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
 
 /** Quantises one DCT output `t` at natural position `n` (the reference form of the hot loop in symbols.ts). */
 export function quantize(t: number, n: number, q: QuantDivisors): number {
-  const d = q.divisor[n]!;
+  return quantizeBy(t, q.divisor[n]!);
+}
+
+/** Quantises one DCT output `t` with divisor `d`: `quantize`'s arithmetic, for a divisor read already. */
+export function quantizeBy(t: number, d: number): number {
   const level = ((Math.abs(t) + (d >> 1)) / d) | 0;
   return t < 0 ? -level | 0 : level; // | 0: no -0
 }

@@ -12,7 +12,7 @@
  * component with table t codes its DC in slot 2t and its AC in slot 2t + 1.
  */
 import type { DctBlock } from './dct.js';
-import type { QuantDivisors } from './quantize.js';
+import { quantizeBy, type QuantDivisors } from './quantize.js';
 import type { SpareBuffers } from './spare-buffers.js';
 import { ZIGZAG, ZIGZAG_ROW_MARKS } from './zigzag.js';
 
@@ -131,6 +131,8 @@ export function addBlock(
  */
 const ZIGZAG_ORDER = ZIGZAG;
 const ROW_MARKS = ZIGZAG_ROW_MARKS;
+/** The DC's quantiser (quantize.ts), read the same way. */
+const quantizeDc = quantizeBy;
 
 /**
  * Natural-order marks (see DctBlock) moved to zig-zag order, a row of 8 at a
@@ -148,12 +150,6 @@ function zigzagMarks(naturalLow: number, naturalHigh: number): { low: number; hi
     high |= ROW_MARKS[i + 1]!;
   }
   return { low, high };
-}
-
-/** Quantised DC coefficient of DCT output `t` with divisor `d` (see quantize.ts). */
-function quantizeDc(t: number, d: number): number {
-  const magnitude = ((Math.abs(t) + (d >> 1)) / d) | 0;
-  return t < 0 ? -magnitude | 0 : magnitude; // | 0: no -0
 }
 
 /**

@@ -5,7 +5,7 @@
 // does not share the server's core. Then p99 latency at a fixed rate, well below saturation.
 //   npm run bench:mix   (builds the service first)
 //   BEFORE=<an older build's dist/server.js> npm run bench:mix   (adds it, interleaved)
-//   ROUNDS=7 DURATION=5 RATE=2000 SEED=2026 ONLY=ours,ours+access   (ONLY: a subset of the servers)
+//   ROUNDS=7 DURATION=5 WARM=20 RATE=2000 SEED=2026 ONLY=ours,ours+access   (ONLY: a subset of the servers)
 // `ours` runs with ACCESS_LOG=0, as the peers log no requests; `ours+access` with the access log on
 // (the default), against `fastify+pino+requests`, fastify's own request logging on.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,6 +19,8 @@ import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
+/** Seconds of load each server gets after its start, before the rounds (its JIT's warm-up). */
+const WARM = Number(process.env.WARM ?? 20);
 const RATE = Number(process.env.RATE ?? 2000);
 const SEED = Number(process.env.SEED ?? 2026);
 const CONNECTIONS = 32;
@@ -34,7 +36,8 @@ const requests = requestMix(4000, SEED);
 const script = join(work, 'mix.lua');
 writeFileSync(script, wrkScript(requests));
 
-const ourEnv = (logDir, accessLog = '0') => ({ ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir, ACCESS_LOG: accessLog });
+// LOG_MAX_BYTES: no day's file fills during a run (past it lines are counted, not written).
+const ourEnv = (logDir, accessLog = '0') => ({ ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: logDir, ACCESS_LOG: accessLog, LOG_MAX_BYTES: String(8 * 2 ** 30) });
 /** Our prod HTML 404 page, byte for byte, for the peers to send. */
 async function ourPage() {
   const logDir = mkdtempSync(join(work, 'probe-'));
@@ -90,25 +93,33 @@ function countLines(dir, test) {
 const rps = Object.fromEntries(NAMES.map((n) => [n, []]));
 const cpu = Object.fromEntries(NAMES.map((n) => [n, []]));
 const lost = Object.fromEntries(NAMES.map((n) => [n, 0]));
-for (let round = 0; round <= ROUNDS; round++) {
+// Every server starts once and is loaded WARM seconds before the rounds: V8 goes on compiling the
+// hot path for about the first 150,000 requests of a process (some 100 functions optimised
+// between its 2nd and 5th second under this load, none after its 12th), so a round started a
+// second after its process measured that warm-up, longer for a server with more code.
+const running = {};
+for (const name of NAMES) {
+  const logDir = mkdtempSync(join(work, 'log-'));
+  const server = await SERVERS[name](logDir);
+  running[name] = { server, logDir, answered: wrk(server.url, WARM).total };
+}
+for (let round = 0; round < ROUNDS; round++) {
   // Every other round runs the servers in reverse order, so a drift of the machine's speed within
   // a round does not favour whoever runs first.
   for (const name of round % 2 === 1 ? [...NAMES].reverse() : NAMES) {
-    const logDir = mkdtempSync(join(work, 'log-'));
-    const server = await SERVERS[name](logDir);
-    const warm = wrk(server.url, 1);
+    const { server } = running[name];
     const c0 = cpuSeconds(server.child.pid);
     const r = wrk(server.url, DURATION);
-    const cpuUs = ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6;
-    await server.stop();
-    const answered = warm.total + r.total;
-    const missing = Math.max(0, answered - linesIn(logDir)) + (REQUEST_LINES.has(name) ? Math.max(0, answered - requestLinesIn(logDir)) : 0);
-    rmSync(logDir, { recursive: true, force: true });
-    if (round === 0) continue; // the first round warms the machine and the page cache
+    cpu[name].push(((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6);
     rps[name].push(r.rps);
-    cpu[name].push(cpuUs);
-    lost[name] += missing;
+    running[name].answered += r.total;
   }
+}
+for (const name of NAMES) {
+  const { server, logDir, answered } = running[name];
+  await server.stop();
+  lost[name] = Math.max(0, answered - linesIn(logDir)) + (REQUEST_LINES.has(name) ? Math.max(0, answered - requestLinesIn(logDir)) : 0);
+  rmSync(logDir, { recursive: true, force: true });
 }
 
 /** p50 and p99 latency (ms) at a fixed rate, open loop (lib/fixed-rate.mjs), sent from this process. */
@@ -129,7 +140,7 @@ for (const name of NAMES) latency[name] = await p99At(name);
 const pairedRatio = (a, b) => median(a.map((x, i) => x / b[i]));
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
 const lines = [
-  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s; wrk, 1 thread, ${CONNECTIONS} connections, pinned to core ${LOAD_CPU}, each server pinned to core ${SERVER_CPU}; seed ${SEED}`,
+  `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; each server started once and loaded ${WARM} s, then ${ROUNDS} interleaved rounds of ${DURATION} s; wrk, 1 thread, ${CONNECTIONS} connections, pinned to core ${LOAD_CPU}, each server pinned to core ${SERVER_CPU}; seed ${SEED}`,
   '',
   '| realistic 404 mix | req/s (median) | rounds | ours ÷ peer (req/s; +requests rows: ours+access ÷ peer) | server CPU µs/request (median) | peer ÷ ours (CPU) | lines lost | p50 / p99 ms at ' + RATE + ' req/s |',
   '|---|---:|---|---:|---:|---:|---:|---:|',
@@ -151,7 +162,9 @@ agents. Every server answers them as ours does in prod (our HTML page unless a J
 preferred, the problem document otherwise, the year-long cache headers) and writes the error
 line and, when the type is not \`about:blank\`, the incident line: ours through its daily file
 sink, the peers through pino's asynchronous destination. wrk sends the list in order (each run
-from a random offset). The servers run in turn, in reverse order every other round. Ratios are medians of the per-round ratios; "lines lost" counts answered
+from a random offset). Each server starts once and gets WARM seconds of the mix before the
+rounds (steady state: V8 is still compiling the hot path for about a process's first 150,000
+requests); the servers then run in turn, in reverse order every other round. Ratios are medians of the per-round ratios; "lines lost" counts answered
 requests without their error line (and, for ours+access and fastify+pino+requests, without their
 request line). Latency: after the rounds, each server afresh gets the mix at a fixed rate from
 this process (on wrk's core) over 16 keep-alive connections, open loop: a request's latency runs

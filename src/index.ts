@@ -8,6 +8,7 @@ export { Problem, type ProblemCode, type ProblemDocument } from './problem.js';
 export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogLevel } from './log.js';
 export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log.js';
 export { logFileName, nextMidnight, pruneList } from './log.js';
+export type { AccessLog, AccessRecord } from './log.js';
 export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './posterEncoder/jpeg/encode.js';
 export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/library.js';
 export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './posterEncoder/poster.js';

@@ -14,6 +14,8 @@ import { report } from './lib/results.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DURATION = Number(process.env.DURATION ?? 5);
+/** Seconds of load each GET / server gets after its start, before the rounds (its JIT's warm-up). */
+const WARM = Number(process.env.WARM ?? 20);
 const work = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const BEFORE = process.env.BEFORE;
 /** ONLY=get, flood or start runs that part alone (with --write, into a section of its own). */
@@ -55,9 +57,11 @@ writes its own line format through the daily file sink; fastify + pino writes pi
 through \`pino.destination({ sync: false })\`. Goals: GET / at least 0.95 × bare by server CPU per
 request; 404 flood at least 1.15 × fastify + pino with zero lost lines; cold start (process start
 to the first 200 on \`GET /\`) at most 1.3 × bare; RSS after that first request at most 1.15 × bare,
-after 10,000 requests at most 1.3 × bare. Each round starts every server afresh and loads it for
-a second, unmeasured, before its measured seconds (the JIT's warm-up is not the steady state);
-the lines of the flood are counted over both. Ratios are medians of the per-round ratios (the servers
+after 10,000 requests at most 1.3 × bare (round two's goals; round three's are in its table). For
+\`GET /\` each server starts once and gets ${WARM} s of load before the rounds (steady state: V8 is
+still compiling the hot path for about a process's first 150,000 requests). In the flood each
+round starts every server afresh and loads it for a second, unmeasured, before its measured
+seconds; its lines are counted over both. Ratios are medians of the per-round ratios (the servers
 of a round run one after another, so each ratio sees the machine in one speed mode); cold start
 and RSS ratios are of the medians. "before" (when present) is an older build of ours, given
 as \`BEFORE=<its dist/server.js>\`. Reproduce: \`cd bench && npm run bench:http\`.`;
@@ -68,10 +72,10 @@ const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
 const pairedRatio = (a, b) => median(a.map((x, i) => x / b[i]));
 
 /** Requests/s and the server's CPU time per request (µs), steadier than req/s on a shared machine. */
-async function measure(server, path, duration) {
-  // Each round starts a fresh process: a second of load first, not measured, so that its JIT
-  // warm-up is not counted as the steady state. `answered` counts both.
-  const warm = await load(server.url, { path, headers: json, duration: 1 });
+async function measure(server, path, duration, fresh = true) {
+  // A round that starts a fresh process gives it a second of load first, not measured, so that
+  // the first compiles are not counted. `answered` counts both.
+  const warm = fresh ? await load(server.url, { path, headers: json, duration: 1 }) : { total: 0 };
   const c0 = cpuSeconds(server.child.pid);
   const r = await load(server.url, { path, headers: json, duration });
   return { ...r, answered: warm.total + r.total, cpuUs: ((cpuSeconds(server.child.pid) - c0) / r.total) * 1e6 };
@@ -81,14 +85,21 @@ async function measure(server, path, duration) {
 if (runs('get')) {
   const rootNames = ['ours', 'bare', 'fastify', ...(BEFORE ? ['before'] : [])];
   const cpuRoot = Object.fromEntries(rootNames.map((n) => [n, []]));
+  // Steady state: each server starts once and is loaded WARM seconds before the rounds (V8 goes
+  // on compiling the hot path for about a process's first 150,000 requests; a round a second
+  // after the start measured that warm-up, longer for the server with more code).
+  const running = {};
+  for (const name of rootNames) {
+    running[name] = await peers[name]();
+    await load(running[name].url, { path: '/', headers: json, duration: WARM });
+  }
   const getRoot = await rounds(rootNames, async (name, warmup) => {
-    const server = await peers[name]();
-    const r = await measure(server, '/', warmup ? 2 : DURATION);
-    await server.stop();
+    const r = await measure(running[name], '/', warmup ? 2 : DURATION, false);
     if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     if (!warmup) cpuRoot[name].push(r.cpuUs);
     return r.rps;
   });
+  for (const name of rootNames) await running[name].stop();
   const m = Object.fromEntries(Object.entries(getRoot).map(([k, v]) => [k, median(v)]));
   const c = Object.fromEntries(Object.entries(cpuRoot).map(([k, v]) => [k, median(v)]));
   lines.push('', '| GET / (JSON) | req/s (median) | rounds | ours ÷ peer (req/s) | server CPU µs/request (median) | peer ÷ ours (CPU) |', '|---|---:|---|---:|---:|---:|');

@@ -14,7 +14,7 @@
 import type { DctBlock } from './dct.js';
 import { quantizeBy, type QuantDivisors } from './quantize.js';
 import type { SpareBuffers } from './spare-buffers.js';
-import { ZIGZAG, ZIGZAG_ROW_MARKS } from './zigzag.js';
+import { ZIGZAG_ROW_MARKS } from './zigzag.js';
 
 /** Number of Huffman table slots (DC and AC for two tables). */
 export const SLOT_COUNT = 4;
@@ -87,8 +87,8 @@ export function addBlock(
   stream: SymbolStream, block: DctBlock, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
   const coefficients = block.coefficients;
-  const divisor = q.divisor;
-  const dc = quantizeDc(coefficients[0]!, divisor[0]!);
+  const order = q.zigzag;
+  const dc = quantizeDc(coefficients[0]!, q.divisor[0]!);
   // The stream's fields are read once and its length written once per block.
   const { records, counts } = stream;
   let n = putDc(records, counts, stream.length, dc - predictor, dcSlot);
@@ -107,9 +107,9 @@ export function addBlock(
         records[n++] = (slot | ZRL) << 16;
         counts[slot | ZRL]!++;
       }
-      const at = ZIGZAG_ORDER[k]!;
-      const v = coefficients[at]!;
-      const d = divisor[at]!;
+      const place = order[k]!; // natural index | divisor << 8
+      const v = coefficients[place & 63]!;
+      const d = place >> 8;
       const sign = v >> 31; // 0 or -1
       const level = ((((v ^ sign) - sign) + (d >> 1)) / d) | 0; // exact: see quantize.ts
       const size = 32 - Math.clz32(level);
@@ -125,10 +125,9 @@ export function addBlock(
 }
 
 /**
- * The zig-zag order, read as a module constant rather than through an import
- * binding: the JIT then knows its type and length once and for all.
+ * The zig-zag row marks, read as a module constant rather than through an
+ * import binding: the JIT then knows its type and length once and for all.
  */
-const ZIGZAG_ORDER = ZIGZAG;
 const ROW_MARKS = ZIGZAG_ROW_MARKS;
 /** The DC's quantiser (quantize.ts), read the same way. */
 const quantizeDc = quantizeBy;

@@ -111,7 +111,9 @@ export function addBlock(
       const v = coefficients[place & 63]!;
       const d = place >> 8;
       const sign = v >> 31; // 0 or -1
-      const level = ((((v ^ sign) - sign) + (d >> 1)) / d) | 0; // exact: see quantize.ts
+      // |v| + d / 2 is below 2^14 (quantize.ts), so `| 0` changes nothing but spares the
+      // JIT its two overflow checks; the division is exact for such dividends.
+      const level = ((((v ^ sign) - sign + (d >> 1)) | 0) / d) | 0;
       const size = 32 - Math.clz32(level);
       const entry = slot | (run << 4) | size;
       // RRRRSSSS, then SSSS bits: those of level, or of level - 1 (= ~|level|) if negative.

@@ -92,8 +92,12 @@ export function forwardDct(src: DataView, offset: number, stride: number, deadZo
   columnPass(block.workspace, deadZone, block);
 }
 
-/** 1-D DCT of each row of samples into `ws`; outputs keep PASS1_BITS extra bits. */
-function rowPass(src: DataView, offset: number, stride: number, ws: Int32Array): void {
+/**
+ * 1-D DCT of each row of samples into `ws`; outputs keep PASS1_BITS extra bits.
+ * The passes are consts, not function declarations: a declared function's
+ * binding can be reassigned, so the compiled caller re-checked it per block.
+ */
+const rowPass = (src: DataView, offset: number, stride: number, ws: Int32Array): void => {
   for (let row = 0, p = offset, w = 0; row < 8; row++, p += stride, w += 8) {
     const left = src.getUint32(p, true), right = src.getUint32(p + 4, true);
     const d0 = left & 255, d1 = (left >>> 8) & 255, d2 = (left >>> 16) & 255, d3 = left >>> 24;
@@ -119,7 +123,7 @@ function rowPass(src: DataView, offset: number, stride: number, ws: Int32Array):
     ws[w + 3] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + ROW_ROUND) >> ROW_SHIFT;
     ws[w + 1] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + ROW_ROUND) >> ROW_SHIFT;
   }
-}
+};
 
 /**
  * 1-D DCT of each column of the row results, the same flow graph as the row
@@ -128,7 +132,7 @@ function rowPass(src: DataView, offset: number, stride: number, ws: Int32Array):
  * Column c's eight marks land at bits c, c + 8, c + 16, c + 24 of each mark
  * word: one shift by c places four of them.
  */
-function columnPass(ws: Int32Array, deadZone: Int32Array, block: DctBlock): void {
+const columnPass = (ws: Int32Array, deadZone: Int32Array, block: DctBlock): void => {
   const out = block.coefficients;
   let low = 0;
   let high = 0;
@@ -176,19 +180,25 @@ function columnPass(ws: Int32Array, deadZone: Int32Array, block: DctBlock): void
   }
   block.marksLow = low;
   block.marksHigh = high;
-}
+};
 
 /**
- * The sample value if all 64 samples of the block at byte `offset` of `src`
- * are equal, else -1. Flat areas are common in posters, and such a block
- * needs no transform: see {@link uniformBlockDc}. Four samples are compared
- * at a time, as one 32-bit word against the value repeated four times.
+ * The sample value if all 64 samples of the block at word `index` of `words`
+ * (rows `rowWords` apart) are equal, else -1. Flat areas are common in
+ * posters, and such a block needs no transform: see {@link uniformBlockDc}.
+ * Four samples are compared at a time, as one 32-bit word against the block's
+ * first word, which must itself be one value repeated (a test that holds in
+ * either byte order). The bottom row goes first: a vertical gradient, the
+ * posters' background, changes between rows, and is turned away at once.
+ * Int32Array reads rather than DataView ones: the view's checks, repeated in
+ * the loop, made this test cost 100 instructions a block (measured).
  */
-export function uniformSample(src: DataView, offset: number, stride: number): number {
-  const value = src.getUint8(offset);
-  const word = Math.imul(value, 0x01010101) | 0;
-  for (let row = 0, p = offset; row < 8; row++, p += stride) {
-    if ((src.getInt32(p, true) | 0) !== word || (src.getInt32(p + 4, true) | 0) !== word) return -1;
+export function uniformSample(words: Int32Array, index: number, rowWords: number): number {
+  const first = words[index]!;
+  const value = first & 255;
+  if (first !== Math.imul(value, 0x01010101)) return -1;
+  for (let p = index + 7 * rowWords; p >= index; p -= rowWords) {
+    if (words[p] !== first || words[p + 1] !== first) return -1;
   }
   return value;
 }

@@ -25,6 +25,8 @@ export interface FrameComponent {
   readonly plane: Uint8Array;
   /** `plane` seen as a DataView, for the DCT's four-samples-at-once reads. */
   readonly view: DataView;
+  /** `plane` seen as 32-bit words, for the uniform-block test (rows and blocks start on whole words). */
+  readonly words: Int32Array;
 }
 
 /** Everything the stages need to know about the frame's shape. */
@@ -61,7 +63,8 @@ export function planFrame(width: number, height: number, mode: Subsampling | 'gr
     const blocksHigh = Math.ceil(Math.ceil((height * v) / vMax) / 8);
     const stride = blocksWide * 8;
     const plane = new Uint8Array(stride * v * 8);
-    return { id, h, v, table, blocksWide, blocksHigh, stride, plane, view: new DataView(plane.buffer) };
+    const view = new DataView(plane.buffer);
+    return { id, h, v, table, blocksWide, blocksHigh, stride, plane, view, words: new Int32Array(plane.buffer) };
   });
   return {
     width,

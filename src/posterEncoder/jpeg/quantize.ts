@@ -3,6 +3,7 @@
  * quality scaling that libjpeg documents for `jpeg_set_quality`, and the
  * exact integer division used to quantise DCT output.
  */
+import { ZIGZAG } from './zigzag.js';
 
 /** T.81 Annex K.1, Table K.1: luminance quantisation table, natural order. */
 export const STD_LUMA_QUANT: readonly number[] = Object.freeze([
@@ -85,6 +86,12 @@ export const QUANT_INPUT_BITS = 14;
 export interface QuantDivisors {
   readonly divisor: Int32Array;
   readonly deadZone: Int32Array;
+  /**
+   * Per zig-zag position k, the natural index n = ZIGZAG[k] in the low 8
+   * bits and its divisor above them: what entropy coding needs of each
+   * coefficient it codes, in one table read instead of two.
+   */
+  readonly zigzag: Int32Array;
 }
 
 /** Builds {@link QuantDivisors} for a natural-order quantisation table. */
@@ -96,7 +103,9 @@ export function makeQuantDivisors(table: Uint8Array): QuantDivisors {
     divisor[n] = d;
     deadZone[n] = d - (d >> 1) - 1;
   }
-  return { divisor, deadZone };
+  const zigzag = new Int32Array(64);
+  for (let k = 0; k < 64; k++) zigzag[k] = ZIGZAG[k]! | (divisor[ZIGZAG[k]!]! << 8);
+  return { divisor, deadZone, zigzag };
 }
 
 /** Quantises one DCT output `t` at natural position `n` (the reference form of the hot loop in symbols.ts). */

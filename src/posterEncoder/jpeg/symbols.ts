@@ -14,7 +14,7 @@
 import type { DctBlock } from './dct.js';
 import { quantizeBy, type QuantDivisors } from './quantize.js';
 import type { SpareBuffers } from './spare-buffers.js';
-import { ZIGZAG, ZIGZAG_ROW_MARKS } from './zigzag.js';
+import { ZIGZAG_ROW_MARKS } from './zigzag.js';
 
 /** Number of Huffman table slots (DC and AC for two tables). */
 export const SLOT_COUNT = 4;
@@ -87,12 +87,12 @@ export function addBlock(
   stream: SymbolStream, block: DctBlock, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
   const coefficients = block.coefficients;
-  const divisor = q.divisor;
-  const dc = quantizeDc(coefficients[0]!, divisor[0]!);
-  putDc(stream, dc - predictor, dcSlot);
+  const order = q.zigzag;
+  const dc = quantizeDc(coefficients[0]!, q.divisor[0]!);
+  // The stream's fields are read once and its length written once per block.
   const { records, counts } = stream;
+  let n = putDc(records, counts, stream.length, dc - predictor, dcSlot);
   const slot = (dcSlot + 1) << 8;
-  let n = stream.length;
   let previous = 0; // zig-zag position of the last coded coefficient (0 = DC)
   const { low, high } = zigzagMarks(block.marksLow, block.marksHigh);
   // Marks of positions 1..31 (the DC is coded above), then of 32..63.
@@ -107,11 +107,13 @@ export function addBlock(
         records[n++] = (slot | ZRL) << 16;
         counts[slot | ZRL]!++;
       }
-      const at = ZIGZAG_ORDER[k]!;
-      const v = coefficients[at]!;
-      const d = divisor[at]!;
+      const place = order[k]!; // natural index | divisor << 8
+      const v = coefficients[place & 63]!;
+      const d = place >> 8;
       const sign = v >> 31; // 0 or -1
-      const level = ((((v ^ sign) - sign) + (d >> 1)) / d) | 0; // exact: see quantize.ts
+      // |v| + d / 2 is below 2^14 (quantize.ts), so `| 0` changes nothing but spares the
+      // JIT its two overflow checks; the division is exact for such dividends.
+      const level = ((((v ^ sign) - sign + (d >> 1)) | 0) / d) | 0;
       const size = 32 - Math.clz32(level);
       const entry = slot | (run << 4) | size;
       // RRRRSSSS, then SSSS bits: those of level, or of level - 1 (= ~|level|) if negative.
@@ -120,55 +122,64 @@ export function addBlock(
       previous = k;
     }
   }
-  stream.length = n;
-  if (previous < 63) putEob(stream, dcSlot);
+  stream.length = previous < 63 ? putEob(records, counts, n, dcSlot) : n;
   return dc;
 }
 
 /**
- * The zig-zag order, read as a module constant rather than through an import
- * binding: the JIT then knows its type and length once and for all.
+ * The zig-zag row marks, read as a module constant rather than through an
+ * import binding: the JIT then knows its type and length once and for all.
  */
-const ZIGZAG_ORDER = ZIGZAG;
 const ROW_MARKS = ZIGZAG_ROW_MARKS;
 /** The DC's quantiser (quantize.ts), read the same way. */
 const quantizeDc = quantizeBy;
+/** Where rows 4..7 start in ROW_MARKS. */
+const HIGH_ROWS = 4 * 256 * 2;
 
 /**
  * Natural-order marks (see DctBlock) moved to zig-zag order, a row of 8 at a
- * time. Rows 4..7 hold the highest frequencies and are often all zero after
- * quantisation: one test of their word skips their eight reads.
+ * time, visiting only the rows that have a mark: after quantisation most
+ * rows are empty (a poster's block has one or two marked rows at quality
+ * 85), and the empty ones cost nothing. Rows 0..3 are in the low word, 4..7
+ * in the high one.
  */
-function zigzagMarks(naturalLow: number, naturalHigh: number): { low: number; high: number } {
+const zigzagMarks = (naturalLow: number, naturalHigh: number): { low: number; high: number } => {
   let low = 0;
   let high = 0;
-  const rows = naturalHigh === 0 ? 4 : 8;
-  for (let row = 0; row < rows; row++) {
-    const byte = ((row < 4 ? naturalLow : naturalHigh) >>> ((row & 3) << 3)) & 255;
-    const i = (row * 256 + byte) << 1;
-    low |= ROW_MARKS[i]!;
-    high |= ROW_MARKS[i + 1]!;
+  for (let rest = naturalLow, rows = 0; ; rest = naturalHigh, rows = HIGH_ROWS) {
+    while (rest !== 0) {
+      const shift = (31 - Math.clz32(rest & -rest)) & ~7; // bit offset of the lowest marked row
+      const byte = (rest >>> shift) & 255;
+      rest ^= byte << shift;
+      const i = rows + ((shift << 6) | (byte << 1)); // 2 * (row * 256 + byte), row = shift / 8
+      low |= ROW_MARKS[i]!;
+      high |= ROW_MARKS[i + 1]!;
+    }
+    if (rows !== 0) return { low, high };
   }
-  return { low, high };
-}
+};
 
 /**
- * Appends the DC difference as category SSSS then SSSS bits (F.1.2.1.1,
- * Table F.1; a negative difference sends the low bits of diff - 1).
+ * Writes the DC difference at `records[n]` as category SSSS then SSSS bits
+ * (F.1.2.1.1, Table F.1; a negative difference sends the low bits of
+ * diff - 1), counts it and returns the next free index. A const: a declared
+ * function's binding can be reassigned, so compiled callers re-checked it.
  */
-function putDc(stream: SymbolStream, diff: number, dcSlot: number): void {
+const putDc = (records: Int32Array, counts: Float64Array, n: number, diff: number, dcSlot: number): number => {
   const size = 32 - Math.clz32(Math.abs(diff));
   const entry = (dcSlot << 8) | size;
-  stream.records[stream.length++] = (entry << 16) | ((diff < 0 ? diff - 1 : diff) & ((1 << size) - 1));
-  stream.counts[entry]!++;
-}
+  records[n] = (entry << 16) | ((diff < 0 ? diff - 1 : diff) & ((1 << size) - 1));
+  counts[entry]!++;
+  return n + 1;
+};
 
-/** Appends the end-of-block symbol: the remaining coefficients are zero. */
-function putEob(stream: SymbolStream, dcSlot: number): void {
+/** Writes the end-of-block symbol at `records[n]` (the remaining coefficients are zero); returns n + 1. */
+const putEob = (records: Int32Array, counts: Float64Array, n: number, dcSlot: number): number => {
   const entry = ((dcSlot + 1) << 8) | EOB;
-  stream.records[stream.length++] = entry << 16;
-  stream.counts[entry]!++;
-}
+  records[n] = entry << 16;
+  counts[entry]!++;
+  return n + 1;
+};
 
 /**
  * Appends a block whose AC coefficients are all zero and whose DCT output 0
@@ -179,8 +190,8 @@ export function addDcOnlyBlock(
   stream: SymbolStream, dct0: number, q: QuantDivisors, predictor: number, dcSlot: number,
 ): number {
   const dc = quantizeDc(dct0, q.divisor[0]!);
-  putDc(stream, dc - predictor, dcSlot);
-  putEob(stream, dcSlot);
+  const { records, counts } = stream;
+  stream.length = putEob(records, counts, putDc(records, counts, stream.length, dc - predictor, dcSlot), dcSlot);
   return dc;
 }
 
@@ -191,6 +202,6 @@ export function addDcOnlyBlock(
  * all its AC coefficients are zero: a DC difference of 0 and an EOB.
  */
 export function addDummyBlock(stream: SymbolStream, dcSlot: number): void {
-  putDc(stream, 0, dcSlot);
-  putEob(stream, dcSlot);
+  const { records, counts } = stream;
+  stream.length = putEob(records, counts, putDc(records, counts, stream.length, 0, dcSlot), dcSlot);
 }

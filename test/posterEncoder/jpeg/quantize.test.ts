@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   makeQuantDivisors, qualityScaleFactor, quantize, QUANT_INPUT_BITS, scaleQuantTable, STD_CHROMA_QUANT, STD_LUMA_QUANT,
 } from '../../../src/posterEncoder/jpeg/quantize.js';
+import { ZIGZAG } from '../../../src/posterEncoder/jpeg/zigzag.js';
 
 describe('quantize', () => {
   it('scales quality 50 to the Annex K tables as printed', () => {
@@ -52,6 +53,17 @@ describe('quantize', () => {
   it('orders its constants naturally, 8 times the table entry', () => {
     const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 50));
     for (let n = 0; n < 64; n++) assert.equal(q.divisor[n], STD_LUMA_QUANT[n] * 8, `index ${n}`);
+  });
+
+  it('lists each zig-zag position with its natural index and divisor', () => {
+    const q = makeQuantDivisors(scaleQuantTable(STD_LUMA_QUANT, 50));
+    assert.equal(q.zigzag[0], 0 | (16 * 8) << 8); // the DC: Q 16
+    assert.equal(q.zigzag[2], 8 | (12 * 8) << 8); // (row 1, column 0): Q 12
+    assert.equal(q.zigzag[63], 63 | (99 * 8) << 8);
+    for (let k = 0; k < 64; k++) {
+      assert.equal(q.zigzag[k] >> 8, q.divisor[ZIGZAG[k]], `position ${k}`);
+      assert.equal(q.zigzag[k] & 63, ZIGZAG[k], `position ${k}`);
+    }
   });
 
   it('rounds DCT output / (8 Q) half away from zero', () => {

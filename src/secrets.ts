@@ -287,12 +287,34 @@ function isContainer(value: unknown): value is object {
   return proto === Object.prototype || proto === null;
 }
 
+/** A regular expression source that matches `text` itself: every syntax character escaped. */
+function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+/** Masks secrets in a text, and says what in a text may be one. */
+export interface SecretMasker {
+  (text: string): string;
+  /**
+   * Finds what in a text may start a secret in a form the masker masks: the first characters of a
+   * raw value, a `%` (a percent-encoded one), a `+` when a secret holds a space (a form-encoded
+   * one). A text it finds nothing in, the masker returns unchanged. Each alternative is a few
+   * characters long, so a search costs a few steps a character whatever the text. Undefined when
+   * no secret is set.
+   */
+  readonly trigger: RegExp | undefined;
+}
+
 /**
  * A function that masks the config's secrets in a text (as maskText does), compiled once; the
  * identity when none is set.
  */
-export function createSecretMasker(config: Config): (text: string) => string {
+export function createSecretMasker(config: Config): SecretMasker {
   const secrets = compileSecrets(secretValuesOf(config));
-  if (secrets.patterns.length === 0) return (text) => text;
-  return (text) => maskCompiled(text, secrets);
+  if (secrets.patterns.length === 0) return Object.assign((text: string) => text, { trigger: undefined });
+  // A text holding a value holds its start: searching for starts alone never misses one, and a
+  // start found where no value follows only costs the masker's full search.
+  const starts = new Set(secrets.values.map((value) => literalPattern(value.slice(0, MIN_MASKED_LENGTH))));
+  const forms = [...starts, '%', ...(secrets.anySpace ? ['\\+'] : [])];
+  return Object.assign((text: string) => maskCompiled(text, secrets), { trigger: new RegExp(forms.join('|')) });
 }

@@ -38,6 +38,24 @@ describe('createSecretMasker', () => {
     assert.equal(mask(nearMisses), nearMisses);
     assert.equal(mask(`${nearMisses}b`), `${'a'.repeat(16_384 - 29)}******`);
   });
+  it('says what may start a secret: a text its trigger finds nothing in comes back unchanged', () => {
+    const values = { APP_SECRET: 'a.b*|(c-secret', APP_KEY: 'key with space', APP_ID: 'id-0123456789' };
+    const mask = createSecretMasker(testConfig(values));
+    const trigger = mask.trigger!;
+    for (const text of ['a.b*|(c-secret', 'x key with space y', '/q?k=key+with+space', '/a%2Eb', 'id-01', '/a.b*']) {
+      assert.ok(trigger.test(text), text);
+    }
+    // The values' starts, taken literally: `a.b*` is no pattern that `axbbb` matches.
+    for (const text of ['axbbb', 'key', '/plain/path?x=1', 'curl/8.5.0 id-']) assert.ok(!trigger.test(text), text);
+    const random = new Random(2026);
+    const pieces = ['a', '.', 'b', '*', '|', '(', 'c', '-', 'key', ' ', 'with', '+', '%', '2E', 'id', '0123', 'é', '/'];
+    for (let i = 0; i < 5_000; i++) {
+      let text = '';
+      for (let n = random.int(0, 12); n > 0; n--) text += pieces[random.int(0, pieces.length - 1)];
+      if (!trigger.test(text)) assert.equal(mask(text), text, text);
+    }
+    assert.equal(createSecretMasker(testConfig()).trigger, undefined);
+  });
   it('is the identity without secrets', () => {
     const mask = createSecretMasker(testConfig());
     assert.equal(mask('nothing to hide'), 'nothing to hide');

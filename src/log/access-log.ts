@@ -4,7 +4,7 @@
  * (`daily-file-sink.ts`) with the error log's rotation, retention and byte cap. The sink's own
  * notices are JSON lines too: `{"time":"…","notice":"12 access log lines dropped: …"}`.
  */
-import { writeAccessLine, type AccessRecord } from './access-format.js';
+import { VerbatimCheck, writeAccessLine, type AccessRecord, type TextMasker } from './access-format.js';
 import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
 import { createIsoTimestamper } from './format.js';
 import { escapeJsonLine } from './json-text.js';
@@ -14,8 +14,8 @@ import { zonedTimeOf } from './zoned-time.js';
 export interface AccessLogOptions extends DailyFileSinkOptions {
   /** `prod`: the files are `prod-access-<YYYY-MM-DD>.log`. */
   readonly appEnv: string;
-  /** Masks the configured secrets in a client's text (the service's masker). */
-  readonly mask: (text: string) => string;
+  /** Masks the configured secrets in a client's text, and says what may be one (the service's masker). */
+  readonly mask: TextMasker;
 }
 
 /** Where the server tells of each answered request. */
@@ -60,6 +60,7 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
   const sink = new DailyFileSink({ ...options, zoned, flushDelayMs: 0 }, kind);
   const gatherMs = options.flushDelayMs ?? DEFAULT_GATHER_MS;
   const mask = options.mask;
+  const verbatim = new VerbatimCheck(mask);
   // A request's line is made with the others gathered in the same delay, not while it is
   // answered: formatting them one after another in a loop, away from the HTTP work, cost 3
   // points less of the realistic mix's throughput than formatting each as its request ended
@@ -77,7 +78,7 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
     gathered = [];
     instants = [];
     for (let i = 0; i < records.length; i++) {
-      const line = writeAccessLine(records[i]!, stamp, mask);
+      const line = writeAccessLine(records[i]!, stamp, mask, verbatim);
       // The line is built by additions, which V8 keeps as a tree of its pieces (and of the
       // request's texts) until the text is read: 40,000 typical lines (16.7 MB) held 55.7 MB of
       // heap as trees, 18.0 MB flat. The sink writes lines as soon as it has them, so a tree

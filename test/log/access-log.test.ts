@@ -17,7 +17,7 @@ const NOV_22 = Date.parse('2026-11-22T10:00:00Z'); // 11:00 in Madrid
 const FILE_22 = 'test-access-2026-11-22.log';
 
 function accessLog(dir: string, clock: () => number, extra: Partial<AccessLogOptions> = {}) {
-  return createAccessLog({ dir, appEnv: 'test', timeZone: 'Europe/Madrid', maxFiles: 10, clock, mask: (text) => text, ...extra });
+  return createAccessLog({ dir, appEnv: 'test', timeZone: 'Europe/Madrid', maxFiles: 10, clock, mask: Object.assign((text: string) => text, { trigger: undefined }), ...extra });
 }
 
 /** A request that arrived at `time`, its target naming it. */

@@ -114,9 +114,9 @@ const MAX_REMEMBERED_AGENT_LENGTH = 512;
  * printable ASCII, no quote, no backslash, nothing `mask` may change. One per log: it remembers
  * the user agents it passed (at most MAX_REMEMBERED_AGENTS of at most 512 characters, forgotten
  * all at once when full). Most requests come from a few kinds of client, and a user agent is the
- * longest text of most lines: looking it up costs a tenth of searching it (callgrind, realistic
- * mix: about 2,400 machine instructions a line). A client sending a new one each time only
- * pays the search and the remembering.
+ * longest text of most lines: looking it up costs less than searching it (callgrind, a line of
+ * the realistic mix through the formatter and sink: about 1,400 fewer machine instructions). A
+ * client sending a new one each time pays the search and the remembering.
  */
 export class VerbatimCheck {
   readonly #unwritable: RegExp;

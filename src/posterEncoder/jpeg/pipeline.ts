@@ -36,6 +36,8 @@ interface Frame {
   readonly tableCount: number;
   /** The encoder's kept storage, or none for a one-off encode. */
   readonly spares: SpareBuffers | undefined;
+  /** The scan models, symbol streams and bit writer this encode makes, for the spares to keep. */
+  readonly workingObjects: object[];
 }
 
 /**
@@ -50,9 +52,11 @@ export function encodeFrame(settings: EncodeSettings, storeLimitPixels = STORE_L
   const quantTables = [STD_LUMA_QUANT, STD_CHROMA_QUANT]
     .slice(0, tableCount)
     .map((base) => scaleQuantTable(base, settings.quality));
-  const frame: Frame = { settings, layout, divisors: quantTables.map(makeQuantDivisors), tableCount, spares };
-
   const out = new BitWriter(Math.min(Math.max(1024, (width * height) >> 2), 1 << 24), spares);
+  const frame: Frame = {
+    settings, layout, divisors: quantTables.map(makeQuantDivisors), tableCount, spares, workingObjects: [out],
+  };
+
   writeHeaders(out, frame, quantTables);
   if (!settings.optimizeHuffman) {
     writeScan(out, frame, [STD_DC_LUMA, STD_AC_LUMA, STD_DC_CHROMA, STD_AC_CHROMA].slice(0, 2 * tableCount));
@@ -69,7 +73,9 @@ export function encodeFrame(settings: EncodeSettings, storeLimitPixels = STORE_L
   }
   out.flushBits();
   writeEoi(out);
-  return out.toBytes();
+  const bytes = out.toBytes();
+  spares?.keepWorkingObjects(frame.workingObjects);
+  return bytes;
 }
 
 /** SOI, APP0, optional COM, one DQT per table, SOF0: the order cjpeg uses. */
@@ -93,6 +99,8 @@ function eachMcuRow(frame: Frame, stream: SymbolStream, rowDone: (stream: Symbol
   const { settings, layout } = frame;
   const converter = new McuRowConverter(settings, layout);
   const scan = new ScanModel(layout, frame.divisors, settings.restartInterval);
+  // Not the converter: it holds the caller's image, and its compiled code runs once an MCU row.
+  frame.workingObjects.push(scan, stream);
   for (let row = 0; row < layout.mcusHigh; row++) {
     converter.fill(row);
     scan.addMcuRow(row, stream);

@@ -1,6 +1,7 @@
 /**
- * Colour conversion and downsampling, fused per MCU row: each call turns the
- * source rows of one MCU row into the sample planes of every component.
+ * Colour conversion and downsampling, fused per row: each call turns one or
+ * two source rows into rows of every component's samples (mcu-rows.ts calls
+ * them for each row of an MCU row).
  *
  * RGB -> YCbCr follows the JFIF 1.02 note (section "Conversion to and from
  * RGB") in 16-bit fixed point: Y rounds half up, Cb and Cr add 0.5 - 2^-16
@@ -10,8 +11,6 @@
  * down equally often instead of drifting one way. These details, and the
  * edge padding below, are what cjpeg does; the e2e tier compares whole files.
  */
-import type { FrameLayout } from './frame.js';
-
 /** Pixels handed to the encoder: 1 (grey), 3 (RGB) or 4 (RGBA) bytes each. */
 export interface PixelSource {
   readonly data: Uint8Array;
@@ -295,74 +294,4 @@ function convertRgbQuadPairsH2V2(src: Uint8Array, row0: number, row1: number, pa
     crView.setUint16(c, ((cr0 + 1) >> 2) | (((cr1 + 2) >> 2) << 8), true);
   }
   return 2 * steps;
-}
-
-/**
- * Fills the component planes of a {@link FrameLayout} one MCU row at a time.
- * Rows below the image repeat the last row that was actually produced for
- * each component (for 2x2 chroma, the last averaged row), as libjpeg pads.
- */
-export class McuRowConverter {
-  private readonly target: RowTarget;
-
-  constructor(private readonly src: PixelSource, private readonly layout: FrameLayout) {
-    const [, cb, cr] = layout.components;
-    const luma = layout.components[0]!; // planFrame always gives Y (or the grey component) first
-    this.target = {
-      yPlane: luma.plane, yStart: 0, yLength: luma.stride,
-      cbPlane: cb?.plane ?? luma.plane, crPlane: cr?.plane ?? luma.plane, cStart: 0, cLength: cb?.stride ?? 0,
-    };
-  }
-
-  /** Produces the samples of MCU row `mcuRow` in every component's plane. */
-  fill(mcuRow: number): void {
-    if (this.src.channels === 1) this.fillGrey(mcuRow);
-    else this.fillColour(mcuRow);
-  }
-
-  private fillGrey(mcuRow: number): void {
-    const { data, width, height } = this.src;
-    const { plane, stride } = this.layout.components[0]!;
-    for (let row = 0; row < 8; row++) {
-      const y = mcuRow * 8 + row;
-      const start = row * stride;
-      if (y >= height) {
-        plane.copyWithin(start, start - stride, start);
-        continue;
-      }
-      plane.set(data.subarray(y * width, y * width + width), start);
-      plane.fill(plane[start + width - 1]!, start + width, start + stride);
-    }
-  }
-
-  /** Each of the 8 chroma rows of the MCU row comes from `vMax` source rows. */
-  private fillColour(mcuRow: number): void {
-    const { data, width, height, channels } = this.src;
-    const { hMax, vMax, components } = this.layout;
-    const t = this.target;
-    const rowBytes = width * channels;
-    // Chroma rows that hold image data; later rows repeat the last of them.
-    const chromaRows = Math.ceil(height / vMax);
-    for (let row = 0; row < 8; row++) {
-      t.yStart = row * vMax * t.yLength;
-      t.cStart = row * t.cLength;
-      const first = (mcuRow * 8 + row) * vMax;
-      if (first >= vMax * chromaRows) {
-        for (const c of components) repeatPreviousRows(c.plane, c.stride, row * c.v, c.v);
-      } else if (hMax === 1) {
-        convertRowH1V1(data, first * rowBytes, channels, width, t);
-      } else if (vMax === 1) {
-        convertRowH2V1(data, first * rowBytes, channels, width, t);
-      } else {
-        convertRowsH2V2(data, first * rowBytes, Math.min(first + 1, height - 1) * rowBytes, channels, width, t);
-      }
-    }
-  }
-}
-
-/** Copies plane row `first - 1` into rows `first .. first + count - 1`. */
-function repeatPreviousRows(plane: Uint8Array, stride: number, first: number, count: number): void {
-  for (let r = first; r < first + count; r++) {
-    plane.copyWithin(r * stride, (first - 1) * stride, first * stride);
-  }
 }

@@ -4,7 +4,8 @@
  *
  *   validate.ts   input checks
  *   frame.ts      components, blocks and MCUs
- *   color.ts      RGB -> YCbCr and downsampling, one MCU row at a time
+ *   color.ts      RGB -> YCbCr and downsampling, row by row
+ *   mcu-rows.ts   those rows for each MCU row, and the padding below the image
  *   dct.ts        accurate integer forward DCT
  *   quantize.ts   Annex K tables, quality scaling, exact rounding division
  *   scan.ts       MCU order, restart intervals, edge (dummy) blocks

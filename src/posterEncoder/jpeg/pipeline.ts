@@ -10,7 +10,7 @@
  * stays bounded by one MCU row.
  */
 import { BitWriter } from './bit-writer.js';
-import { McuRowConverter } from './color.js';
+import { McuRowConverter } from './mcu-rows.js';
 import { planFrame, type FrameLayout } from './frame.js';
 import {
   optimalHuffmanSpec, STD_AC_CHROMA, STD_AC_LUMA, STD_DC_CHROMA, STD_DC_LUMA, symbolCodes, type HuffmanSpec,

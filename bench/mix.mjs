@@ -155,7 +155,8 @@ for (const name of NAMES) {
 }
 const accessCost = rps['ours+access'] ? `\n\nThe access log costs ${((1 - pairedRatio(rps['ours+access'], rps.ours)) * 100).toFixed(1)} % of the mix's requests per second (ours+access ÷ ours, paired by round: ${pairedRatio(rps['ours+access'], rps.ours).toFixed(3)}) and ${((pairedRatio(cpu['ours+access'], cpu.ours) - 1) * 100).toFixed(1)} % more CPU per request.` : '';
 const NOTES = `The mix: 4,000 distinct requests (lib/mix.mjs, deterministic for the seed): 35 % scanner probes
-(\`/wp-login.php\`, \`/.env\`…), 15 % crawler paths (\`/robots.txt\`, \`/favicon.ico\`…), 50 % browser
+(\`/wp-login.php\`, \`/.env\`…; a fifth of them %-encoded, as traversal and injection probes arrive:
+\`/cgi-bin/.%2e/.%2e/…\`, ${requests.filter((r) => r.path.includes('%')).length} requests in all), 15 % crawler paths (\`/robots.txt\`, \`/favicon.ico\`…), 50 % browser
 paths (products, blog posts, searches), each distinct by an id or a query; five kinds of Accept
 (none, \`*/*\`, a browser's, \`application/json\`, axios'), a Referer on every third, ten user
 agents. Every server answers them as ours does in prod (our HTML page unless a JSON type is

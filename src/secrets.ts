@@ -10,6 +10,7 @@
  * they cover are masked in the text.
  */
 import { MIN_SECRET_LENGTH, SECRET_SETTINGS, type Config } from './config.js';
+import { literalPattern } from './util/literal-pattern.js';
 
 /** What a secret value is replaced with. */
 export const MASK = '******';
@@ -285,11 +286,6 @@ function isContainer(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** A regular expression source that matches `text` itself: every syntax character escaped. */
-function literalPattern(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 /** Masks secrets in a text, and says what in a text may be one. */

@@ -2,6 +2,7 @@
  * Pure rules of the daily log files: which file an instant belongs to, when the next day
  * starts in the log time zone, and which files retention deletes. Time is always an argument.
  */
+import { literalPattern } from '../util/literal-pattern.js';
 import { ZonedTime, zonedTimeOf } from './zoned-time.js';
 
 /** `2026-03-29`: the calendar date of an instant in `timeZone`. */
@@ -57,7 +58,7 @@ function nextMidnightIn(zoned: ZonedTime, instant: number): number {
  * like another's access stem.
  */
 export function logFilePattern(stem: string): RegExp {
-  return new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}\\.log$`);
+  return new RegExp(`^${literalPattern(stem)}-\\d{4}-\\d{2}-\\d{2}\\.log$`);
 }
 
 /**

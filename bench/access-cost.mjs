@@ -16,6 +16,7 @@
 // lines are counted, not written, which would make the logged server cheaper).
 //   npm run bench:access-cost   (builds the service first)
 //   ROUNDS=9 DURATION=5 WARM=20 SEED=2026; BEFORE=<an older build's dist/server.js> measures that build's log instead
+import './lib/reference-node.mjs';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

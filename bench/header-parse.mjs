@@ -8,6 +8,7 @@
 // Request-level headers go through resolveRequest, as a request would; the static parsers,
 // Accept, Authorization and Content-Type are called directly, as their handlers do. A shape's
 // time is the fastest of a few runs, so a busy machine does not make a linear parser look slow.
+import './lib/reference-node.mjs';
 import { parseConfig } from '../src/config.ts';
 import { hostnameOf, isValidHost } from '../src/http/hosts.ts';
 import { bearerToken } from '../src/jwt.ts';
@@ -53,7 +54,7 @@ function fakeRequest(headers, method = 'GET', url = '/static/a.txt') {
   };
 }
 
-const viaRequest = (name, method) => (value) => resolveRequest(fakeRequest({ [name]: value }, method), config, NOW);
+const viaRequest = (name, method) => (value) => resolveRequest(fakeRequest({ [name]: value }, method), config, NOW, () => 'bench-request-id');
 
 /** Header -> the parses a request with it goes through; each is given the value as sent. */
 const HEADERS = {

@@ -6,6 +6,7 @@
 //   BEFORE=<an older build's dist/server.js> npm run bench:http   (adds it as "before" to cold
 //   start and memory, interleaved with the others)
 //   ONLY=get|flood|start npm run bench:http   (one part, e.g. with more rounds: ROUNDS=15 DURATION=3)
+import './lib/reference-node.mjs';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

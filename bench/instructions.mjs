@@ -13,6 +13,7 @@
 //   there: totals move by thousands between runs, a function's own count repeats);
 //   with it PERF_MAP=1 names the JIT's functions (node --perf-basic-prof) and KEEP_DUMP=<file>
 //   keeps each server's steady dump as <file>.<server> for callgrind_annotate.
+import './lib/reference-node.mjs';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';

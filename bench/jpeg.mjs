@@ -9,6 +9,7 @@
 // per cell per round, the encoder order rotating between rounds, so slow
 // drift of the machine's speed hits all encoders alike. Ratios are the
 // median over rounds of the per-round ratio.
+import './lib/reference-node.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

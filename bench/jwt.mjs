@@ -3,6 +3,7 @@
 // a valid token and a text body, so it is answered 415 right after the guard: the figure is the
 // cost of authentication, not of rendering.
 //   npm run bench:jwt   (builds the service first)
+import './lib/reference-node.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

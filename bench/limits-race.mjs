@@ -16,6 +16,7 @@
 //
 // The redis mode needs redis-server and the REDIS_URL setting in the service; without the
 // setting the instances ignore it and count on their own (the figures then say so).
+import './lib/reference-node.mjs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';

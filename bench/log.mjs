@@ -1,6 +1,7 @@
 // The cost of logging: a 404 flood against our built service with the daily file sink and with
 // logging disabled, interleaved round by round, plus the peak RSS and a count of lost lines.
 //   npm run bench:log   (builds the service first)
+import './lib/reference-node.mjs';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

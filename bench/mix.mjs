@@ -8,6 +8,7 @@
 //   ROUNDS=7 DURATION=5 WARM=20 RATE=2000 SEED=2026 ONLY=ours,ours+access   (ONLY: a subset of the servers)
 // `ours` runs with ACCESS_LOG=0, as the peers log no requests; `ours+access` with the access log on
 // (the default), against `fastify+pino+requests`, fastify's own request logging on.
+import './lib/reference-node.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

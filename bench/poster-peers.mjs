@@ -11,6 +11,7 @@
 //   npm run bench:poster-peers -- --rounds 21              more rounds
 //   npm run bench:poster-peers -- --passes 3               more processes per renderer
 //   npm run bench:poster-peers -- --same-instant-rounds 9  more rounds of ours and Skia at once
+import './lib/reference-node.mjs';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -5,6 +5,7 @@
 //   cd bench && npm run bench:poster                 print the section
 //   npm run bench:poster -- --write                  also update "## Posters" in RESULTS.md
 //   npm run bench:poster -- --rounds 21              more rounds
+import './lib/reference-node.mjs';
 import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench` (from the project root): every benchmark in turn, the service built first.
 // `npm run bench -- --write` also replaces each benchmark's section of RESULTS.md.
+import './lib/reference-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

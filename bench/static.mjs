@@ -11,6 +11,7 @@
 // sparse file to a client that reads as fast as it can.
 //
 // The same file is the child servers: `node --import tsx static.mjs serve ours|fastify <dir>`.
+import './lib/reference-node.mjs';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';

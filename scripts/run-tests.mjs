@@ -1,45 +1,66 @@
 #!/usr/bin/env node
 // Runs one tier of the test suite with node:test through tsx.
-//   unit: test/**/*.test.ts outside test/e2e/ (needs only Node)
-//   e2e:  test/e2e/**/*.test.ts (drives real outside programs; see scripts/install-test-tools)
-//   fuzz: test/fuzz/**/*.fuzz.ts (seeded raw requests against the real program; FUZZ_* settings)
-//   sockets: the raw-socket server tests (unit-tier files), the ones .ci/run also runs against
-//            the build with SERVICE_TARGET=dist
-// Node 20's --test takes no globs, so the files are listed here.
+//   unit:    the fast tier (`npm test`): test/**/*.test.ts that run in the test's own process,
+//            outside test/e2e/ and the two tiers below (needs only Node)
+//   process: tests that start programs: npm scripts, packaging, the CLIs, the cluster, the deploy
+//            files, cold starts, the server program under signals (`npm run test:process`)
+//   sockets: raw-socket tests of a whole server (framing, connections, pipelining, client errors),
+//            the ones .ci/run also runs against the build with SERVICE_TARGET=dist
+//   e2e:     test/e2e/**/*.test.ts (drives real outside programs; see scripts/install-test-tools)
+//   fuzz:    test/fuzz/**/*.fuzz.ts (seeded raw requests against the real program; FUZZ_* settings)
+// The files are listed here, tier by tier, rather than left to --test's own search.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 
-/** The tests that talk to a whole server over raw sockets (framing, connections, client errors). */
-const RAW_SOCKET_TESTS = ['test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts', 'test/server-pipelining.test.ts', 'test/static-framing.test.ts'];
+const PROCESS_TESTS = [
+  'test/cli/jwt.test.ts', 'test/cli/poster.test.ts', 'test/cluster.test.ts', 'test/cold-start.test.ts',
+  'test/deploy.test.ts', 'test/log/durability.test.ts', 'test/profiler-cluster.test.ts', 'test/readme-examples.test.ts',
+  'test/scripts.test.ts', 'test/scripts/pack.test.ts', 'test/scripts/service-target.test.ts', 'test/start.test.ts',
+  'test/static/first-import.test.ts',
+];
+const SOCKET_TESTS = [
+  'test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts',
+  'test/server-pipelining.test.ts', 'test/static-framing.test.ts',
+];
+const TIERS = ['unit', 'process', 'sockets', 'e2e', 'fuzz'];
 
 const tier = process.argv[2];
-if (tier !== 'unit' && tier !== 'e2e' && tier !== 'fuzz' && tier !== 'sockets') {
-  console.error('usage: run-tests.mjs unit|e2e|fuzz|sockets [name-filter]');
+if (!TIERS.includes(tier)) {
+  console.error(`usage: run-tests.mjs ${TIERS.join('|')} [name-filter]`);
   process.exit(2);
 }
 const filter = process.argv[3] ?? '';
 
-function listTests(dir) {
+function listTests(dir, suffix) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return listTests(path);
-    return entry.name.endsWith(tier === 'fuzz' ? '.fuzz.ts' : '.test.ts') ? [path] : [];
+    if (entry.isDirectory()) return listTests(path, suffix);
+    return entry.name.endsWith(suffix) ? [relative('.', path)] : [];
   });
 }
+const native = (paths) => paths.map((p) => join(...p.split('/')));
+const listed = new Set(native([...PROCESS_TESTS, ...SOCKET_TESTS]));
 
-const all = tier === 'sockets' ? RAW_SOCKET_TESTS.map((p) => join(...p.split('/'))) : listTests('test').map((p) => relative('.', p)).sort();
-const inTier = (p) => (tier === 'fuzz' ? p.startsWith(join('test', 'fuzz')) : (tier === 'e2e') === p.startsWith(join('test', 'e2e')));
-const files = all.filter((p) => inTier(p) && p.includes(filter));
+function filesOf(name) {
+  if (name === 'process') return native(PROCESS_TESTS);
+  if (name === 'sockets') return native(SOCKET_TESTS);
+  if (name === 'fuzz') return listTests(join('test', 'fuzz'), '.fuzz.ts');
+  if (name === 'e2e') return listTests(join('test', 'e2e'), '.test.ts');
+  return listTests('test', '.test.ts').filter((p) => !p.startsWith(join('test', 'e2e')) && !listed.has(p));
+}
+
+const files = filesOf(tier).sort().filter((p) => p.includes(filter));
 if (files.length === 0) {
   console.error(`no ${tier} test files found`);
   process.exit(1);
 }
-// Unit files at once: Node's default (one less than the cores) runs them one by one on two
-// cores, though most of a file's time is spent waiting on servers, timers and child programs.
-// The other tiers run one file at a time: they take real ports and outside programs.
-const concurrency = tier === 'unit' ? Math.max(2, availableParallelism()) : 1;
+// Unit and process files two at a time at least: Node's default (one less than the cores) runs
+// them one by one on two cores, though most of a file's time is spent waiting on servers, timers
+// and child programs. The other tiers run one file at a time: they take real ports and outside
+// programs, and measure promptness.
+const concurrency = tier === 'unit' || tier === 'process' ? Math.max(2, availableParallelism()) : 1;
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
 });

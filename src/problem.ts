@@ -4,7 +4,7 @@
  * with the observed headers. Pure: whatever is worth keeping between answers (a parsed policy, a
  * date of this second) belongs to the responder an app creates (`problem-responder.ts`).
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from './util/node-http.js';
 import { escapeHtml, renderDefinitions, renderPage, renderStack, type SourceLink } from './html.js';
 import type { Representation } from './representation.js';
 

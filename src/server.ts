@@ -4,7 +4,8 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from './util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createApp } from './app.js';

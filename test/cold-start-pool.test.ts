@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { Worker } from 'node:worker_threads';
 import { createRenderPool } from '../src/poster/pool.js';
 import { validatePosterSpec } from '../src/posterEncoder/spec.js';
-
-/** Counts the worker threads this process creates from now on (`process` emits 'worker'). */
-function countWorkers(): () => number {
-  let created = 0;
-  const onWorker = (_worker: Worker) => created++;
-  process.on('worker', onWorker);
-  after(() => process.off('worker', onWorker));
-  return () => created;
-}
 
 const spec = (title: string) => {
   const checked = validatePosterSpec({ title });
@@ -25,21 +15,19 @@ describe('the render pool at start', () => {
   after(() => clearInterval(keepAlive));
 
   it('starts no worker until the first render', async () => {
-    const created = countWorkers();
     const pool = createRenderPool({ size: 2 });
     after(() => pool.close());
-    assert.equal(created(), 0);
+    assert.equal(pool.workersStarted, 0);
     await pool.render(spec('first'));
-    assert.equal(created(), 1);
+    assert.equal(pool.workersStarted, 1);
   });
 
   it('starts a worker per job in flight up to its size, then reuses them', async () => {
-    const created = countWorkers();
     const pool = createRenderPool({ size: 2, maxQueued: 4 });
     after(() => pool.close());
     await Promise.all([pool.render(spec('a')), pool.render(spec('b')), pool.render(spec('c'))]);
-    assert.equal(created(), 2);
+    assert.equal(pool.workersStarted, 2);
     await pool.render(spec('d'));
-    assert.equal(created(), 2);
+    assert.equal(pool.workersStarted, 2);
   });
 });

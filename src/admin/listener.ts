@@ -4,7 +4,8 @@
  * stays as it is (everything but `/` is a 404 there), and so a probe never reaches the app: no
  * error line, no access line, no profile.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from '../util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { listen } from '../http/listen.js';
 import type { ReadinessReport } from './readiness.js';

@@ -8,12 +8,12 @@ import type { Socket } from 'node:net';
 /** A connection without a complete request head after this long is closed (with a 408). */
 export const HEAD_TIMEOUT_MS = 10_000;
 /**
- * An idle keep-alive connection is closed after this long (`Keep-Alive: timeout=5`). Node waits
- * IDLE_CLOSE_GRACE_MS more before it closes, so a client that reuses the connection at the last
- * moment is not cut off.
+ * An idle keep-alive connection is closed after this long (`Keep-Alive: timeout=5`). Node is told
+ * to wait IDLE_CLOSE_GRACE_MS more before it closes, so a client that reuses the connection at the
+ * last moment is not cut off.
  */
 export const IDLE_TIMEOUT_MS = 5_000;
-/** Node's own margin after the keep-alive timeout (not configurable in Node 20). */
+/** The margin after the keep-alive timeout (Node's `keepAliveTimeoutBuffer`). */
 export const IDLE_CLOSE_GRACE_MS = 1_000;
 /** A whole request (head and body) must arrive within this long. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -55,6 +55,7 @@ export function timeoutOptions(timeouts: ConnectionTimeouts): ServerOptions {
     headersTimeout: timeouts.headMs,
     requestTimeout: requestMs,
     keepAliveTimeout: timeouts.idleMs,
+    keepAliveTimeoutBuffer: IDLE_CLOSE_GRACE_MS,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
   };
 }
@@ -112,8 +113,8 @@ function closeStalled(server: Server, stallMs: number): void {
 }
 
 /**
- * Node 20's head timeout reliably covers a connection once bytes arrived, not one that never sends
- * any: without this, a silent socket lives until the client gives up.
+ * Node's head timeout covers a connection once bytes arrived, not one that never sends any (so on
+ * 22 and 24 too): without this, a silent socket lives until the client gives up.
  */
 function closeIfSilent(socket: Socket, headMs: number): void {
   const timer = setTimeout(() => {

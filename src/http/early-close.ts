@@ -8,7 +8,7 @@
  * the one function that writes every head the service sends); a request without a body pays
  * a few property reads.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from '../util/node-http.js';
 
 /** Unread body bytes Node may still drain to keep a connection open. */
 export const UNREAD_BODY_LIMIT = 64 * 1024;

@@ -32,6 +32,8 @@ export interface RenderPool {
   render(spec: PosterSpec): Promise<Uint8Array>;
   /** Jobs waiting for a worker (`poster_queue_depth`). */
   readonly queueDepth: number;
+  /** Worker threads this pool has started over its life, replacements included. */
+  readonly workersStarted: number;
   /**
    * Whether a render could start: resolves once a worker is online (starting one if none is),
    * undefined, or says why not. Readiness asks it; the first poster then finds a worker waiting.
@@ -90,9 +92,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     for (const listener of renderListeners) listener(result, seconds);
   };
   let nextId = 1;
+  let started = 0;
 
   const spawnWorker = (): Worker => {
     const worker = startWorker();
+    started++;
     worker.once('online', () => online.add(worker));
     worker.once('exit', () => online.delete(worker));
     worker.on('message', (reply: RenderReply) => {
@@ -157,6 +161,9 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     },
     get queueDepth() {
       return queue.length;
+    },
+    get workersStarted() {
+      return started;
     },
     async checkLive() {
       if (online.size > 0) return undefined;

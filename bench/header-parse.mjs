@@ -9,9 +9,9 @@
 // Accept, Authorization and Content-Type are called directly, as their handlers do. A shape's
 // time is the fastest of a few runs, so a busy machine does not make a linear parser look slow.
 import './lib/reference-node.mjs';
-import { parseConfig } from '../src/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { hostnameOf, isValidHost } from '../src/http/hosts.ts';
-import { bearerToken } from '../src/jwt.ts';
+import { bearerToken } from '../src/jwt/index.ts';
 import { negotiate, parseAccept } from '../src/http/negotiation.ts';
 import { resolveClientIp } from '../src/http/proxies.ts';
 import { effectiveMethod, resolveRequest } from '../src/http/request.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { issueToken, loadKeyPair, writeKeyPair } from '../dist/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../dist/jwt/index.js';
 import { cpuSeconds, machine, median, startChild } from './lib/measure.mjs';
 import { report } from './lib/results.mjs';
 

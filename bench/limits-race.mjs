@@ -25,7 +25,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.ts';
+import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt/index.ts';
 import { posterFileName, renderPoster } from '../src/poster/library.ts';
 import { machine } from './lib/measure.mjs';
 import { progress, report } from './lib/results.mjs';

@@ -41,7 +41,7 @@ if (process.argv[2] === 'serve') {
 async function serve(kind, publicDir) {
   let url;
   if (kind === 'ours') {
-    const { parseConfig } = await import('../src/config.ts');
+    const { parseConfig } = await import('../src/config/config.ts');
     const { startServer } = await import('../src/server.ts');
     const config = parseConfig({ ...SECRETS, APP_ENV: 'prod', PORT: '0', PUBLIC_DIR: publicDir, VAR_DIR: join(publicDir, '..', 'var') }, process.cwd());
     url = (await startServer({ config })).url;

@@ -16,13 +16,13 @@ import { join, relative } from 'node:path';
 
 const PROCESS_TESTS = [
   'test/cli/jwt.test.ts', 'test/cli/poster.test.ts', 'test/cluster.test.ts', 'test/cold-start.test.ts',
-  'test/deploy.test.ts', 'test/log/durability.test.ts', 'test/profiler-cluster.test.ts', 'test/readme-examples.test.ts',
-  'test/scripts.test.ts', 'test/scripts/pack.test.ts', 'test/scripts/service-target.test.ts', 'test/start.test.ts',
+  'test/deploy.test.ts', 'test/log/durability.test.ts', 'test/profiler/cluster.test.ts', 'test/readme-examples.test.ts',
+  'test/scripts/scripts.test.ts', 'test/scripts/pack.test.ts', 'test/scripts/service-target.test.ts', 'test/start.test.ts',
   'test/static/first-import.test.ts',
 ];
 const SOCKET_TESTS = [
-  'test/server.test.ts', 'test/server-framing.test.ts', 'test/server-connections.test.ts', 'test/server-client-errors.test.ts',
-  'test/server-pipelining.test.ts', 'test/static-framing.test.ts',
+  'test/server.test.ts', 'test/http/server-framing.test.ts', 'test/http/server-connections.test.ts', 'test/http/server-client-errors.test.ts',
+  'test/http/server-pipelining.test.ts', 'test/static/framing.test.ts',
 ];
 const TIERS = ['unit', 'process', 'sockets', 'e2e', 'fuzz'];
 

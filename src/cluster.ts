@@ -5,12 +5,10 @@
  * on, the primary keeps every worker's profiles, so that any worker can show any of them.
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from './config.js';
-import type { FileLogger } from './log.js';
-import { isAdminReport } from './admin.js';
-import { createClusterAdmin } from './cluster-admin.js';
-import { ProfileHub } from './profiler/hub.js';
-import type { PrimaryMessage } from './profiler/protocol.js';
+import type { Config } from './config/index.js';
+import type { FileLogger } from './log/index.js';
+import { loadClusterAdmin } from './ops/index.js';
+import { ProfileHub, type PrimaryMessage } from './profiler/index.js';
 
 /** A worker that dies sooner than this after starting is restarted only after this delay. */
 const RESTART_BACKOFF_MS = 1_000;
@@ -44,7 +42,8 @@ export function workersWarning(workers: number, cores: number): string | undefin
  * Runs the primary: forks, prints the one `listening on` line (and `admin listening on` when it
  * serves the operator's listener for every worker), restarts, stops.
  */
-export function runPrimary(config: Config, logger: FileLogger, print: (line: string) => void): void {
+export async function runPrimary(config: Config, logger: FileLogger, print: (line: string) => void): Promise<void> {
+  const { createClusterAdmin, isAdminReport } = await loadClusterAdmin();
   let stopping = false;
   let announced = false;
   const startedAt = new Map<Worker, number>();

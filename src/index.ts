@@ -2,13 +2,13 @@
  * The library API: what `import … from '<package>'` gives.
  */
 export { startServer, type RunningServer, type StartOptions } from './server.js';
-export { createApp, type AppOptions, type Handler } from './app.js';
-export { loadConfig, parseConfig, ConfigError, type Config } from './config.js';
-export { Problem, type ProblemCode, type ProblemDocument } from './problem.js';
-export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogLevel } from './log.js';
-export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log.js';
-export { logFileName, nextMidnight, pruneList } from './log.js';
-export type { AccessLog, AccessRecord } from './log.js';
+export { createApp, type AppOptions, type Handler } from './app/index.js';
+export { loadConfig, parseConfig, ConfigError, type Config } from './config/index.js';
+export { Problem, type ProblemCode, type ProblemDocument } from './core/index.js';
+export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogLevel } from './log/index.js';
+export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log/index.js';
+export { logFileName, nextMidnight, pruneList } from './log/index.js';
+export type { AccessLog, AccessRecord } from './log/index.js';
 export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './posterEncoder/jpeg/encode.js';
 export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/library.js';
 export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './posterEncoder/poster.js';
@@ -21,4 +21,4 @@ export {
   type SpecError,
   type ValidationResult,
 } from './posterEncoder/spec.js';
-export { issueToken, verifyToken, loadKeyPair, generateKeyPairPem, type KeyPair } from './jwt.js';
+export { issueToken, verifyToken, loadKeyPair, generateKeyPairPem, type KeyPair } from './jwt/index.js';

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { createServer } from './util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { createApp } from './app.js';
+import { createApp } from './app/index.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import type { ListeningMessage } from './cluster.js';
 import { answerConnectWith } from './http/connect.js';
@@ -19,16 +19,13 @@ import { createRequestIdSource } from './http/request-id.js';
 import { boundPipelining } from './http/pipelining.js';
 import { sendBody } from './http/response.js';
 import { isMainModule } from './util/main-module.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog } from './log.js';
-import type { ServiceDocumentSource } from './entry-point.js';
+import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
+import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
 import type { PosterService } from './poster/service.js';
-import { createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store.js';
-import type { AdminListener } from './admin.js';
-import { createOperability } from './operability.js';
-import { createConfiguredAccessLog, createConfiguredFileLogger } from './log-files.js';
+import { createOperability, type AdminListener } from './ops/index.js';
 
-export { createConfiguredFileLogger } from './log-files.js';
+export { createConfiguredFileLogger } from './log/index.js';
 
 /** How long a graceful stop waits for requests in flight. */
 export const STOP_GRACE_MS = 10_000;
@@ -223,7 +220,7 @@ export async function main(): Promise<void> {
     const { runPrimary, workersWarning } = await import('./cluster.js');
     const warning = workersWarning(config.workers, availableParallelism());
     if (warning !== undefined) process.stderr.write(`${warning}\n`);
-    runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
+    await runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }
   const accessLog = await createConfiguredAccessLog(config);

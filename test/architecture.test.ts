@@ -4,8 +4,9 @@
  *
  * - no import cycle: every import counts, `import type`, `export … from` and `import('…')`
  *   (expression or type) included;
- * - doors: for a folder `X/` with `X.ts` beside it, a file outside `X/` imports `X.ts`, never a
- *   file inside `X/`, and no file inside `X/` imports `X.ts`;
+ * - doors: for a folder `X/` with an `X/index.ts`, a file outside `X/` imports `X/index.ts`, never
+ *   another file inside `X/`, and no file inside `X/` imports `X/index.ts`;
+ * - the root of src/ holds at most the library API, the process entry, the cluster primary;
  * - the core (`problem.ts`, `router.ts`) imports nothing from the edge (`http/`);
  * - no module state: a top-level binding, exported or not, is refused when it is
  *     `let` or `var`;
@@ -133,12 +134,12 @@ function cycles(files: readonly string[], imports: readonly Import[]): Offence[]
 
 /** Imports that go around a door, or back through it. */
 function doorOffences(files: readonly string[], imports: readonly Import[]): Offence[] {
-  const doors = files.filter((f) => existsSync(join(ROOT, f.replace(/\.ts$/, ''))));
+  const doors = files.filter((f) => f.endsWith('/index.ts'));
   const offences: Offence[] = [];
   for (const door of doors) {
-    const folder = `${door.replace(/\.ts$/, '')}/`;
+    const folder = door.slice(0, -'index.ts'.length);
     for (const { from, to, line } of imports) {
-      if (to.startsWith(folder) && !from.startsWith(folder) && from !== door) {
+      if (to.startsWith(folder) && to !== door && !from.startsWith(folder)) {
         offences.push({ key: `${from} › door › ${to}`, message: `${from}:${line} [door] imports ${to}; outside ${folder} import ${door} only` });
       }
       if (from.startsWith(folder) && to === door) {
@@ -149,10 +150,20 @@ function doorOffences(files: readonly string[], imports: readonly Import[]): Off
   return offences;
 }
 
+/** The files the root of src/ may hold: the library API, the process entry, the cluster primary. */
+const ROOT_FILES: ReadonlySet<string> = new Set(['src/index.ts', 'src/server.ts', 'src/cluster.ts']);
+
+/** Files at the root of src/ beyond those. */
+function rootOffences(files: readonly string[]): Offence[] {
+  return files
+    .filter((f) => f.split('/').length === 2 && !ROOT_FILES.has(f))
+    .map((f) => ({ key: `${f} › root › ${f}`, message: `${f}:1 [root] stands at the root of src/; put it in the folder of its concern` }));
+}
+
 /** The core's imports from the edge. */
 function coreOffences(imports: readonly Import[]): Offence[] {
   return imports
-    .filter(({ from, to }) => (from === 'src/problem.ts' || from === 'src/router.ts') && to.startsWith('src/http/'))
+    .filter(({ from, to }) => (from === 'src/core/problem.ts' || from === 'src/core/router.ts') && to.startsWith('src/http/'))
     .map(({ from, to, line }) => ({ key: `${from} › core imports edge › ${to}`, message: `${from}:${line} [core imports edge] imports ${to}; the core imports nothing from src/http/` }));
 }
 
@@ -238,6 +249,7 @@ function auditSources(): Offence[] {
   return [
     ...cycles(files, imports),
     ...doorOffences(files, imports),
+    ...rootOffences(files),
     ...coreOffences(imports),
     ...files.flatMap((f) => stateOffences(f, sources.get(f)!)),
   ];

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../src/jwt/index.js';
 import { send } from './helpers/http.js';
 import { runServerProgram } from './helpers/service.js';
 import { serviceTarget } from './helpers/target.js';
@@ -46,8 +46,8 @@ describe('cold start', () => {
     assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
     // Without ADMIN_PORT the metrics and the operator's listener are not loaded either.
     const lazy = [
-      `${tree}/posterEncoder/`, `${tree}/poster/`, moduleFile('jwt'), `${tree}/jwt/`,
-      moduleFile('metrics'), `${tree}/metrics/`, moduleFile('admin'), `${tree}/admin/`, moduleFile('process-admin'), moduleFile('service-metrics'),
+      `${tree}/posterEncoder/`, `${tree}/poster/`, `${tree}/jwt/`,
+      `${tree}/metrics/`, ...['listener', 'readiness', 'cluster-link', 'cluster-admin', 'process-admin', 'service-metrics'].map((name) => moduleFile(`ops/${name}`)),
     ];
     for (const needle of ['/node_modules/jose/', ...lazy.map((path) => `/${path}`), 'node:crypto']) {
       const found = urls.filter((u) => u.includes(needle));
@@ -61,7 +61,7 @@ describe('cold start', () => {
     assert.equal((await send(url, 'GET', '/')).status, 200);
     const urls = loaded();
     assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
-    for (const needle of [`/${tree}/log/access-log`, `/${tree}/log/access-format`, `/${moduleFile('request-outcome')}`, 'node:perf_hooks']) {
+    for (const needle of [`/${tree}/log/access-log`, `/${tree}/log/access-format`, `/${moduleFile('ops/request-outcome')}`, 'node:perf_hooks']) {
       const found = urls.filter((u) => u.includes(needle));
       assert.deepEqual(found, [], `${needle} was loaded`);
     }
@@ -71,7 +71,7 @@ describe('cold start', () => {
     const { run, loaded } = runRecorded({ ACCESS_LOG: '1' });
     const url = await run.listening;
     const atListening = loaded();
-    for (const file of [moduleFile('log/access-log'), moduleFile('request-outcome')]) {
+    for (const file of [moduleFile('log/access-log'), moduleFile('ops/request-outcome')]) {
       assert.equal(atListening.filter((u) => u.endsWith(`/${file}`)).length, 1, `${file} was not loaded before the service listened`);
     }
     assert.equal((await send(url, 'GET', '/')).status, 200);
@@ -95,7 +95,7 @@ describe('cold start', () => {
     writeFileSync(join(publicDir, 'first.txt'), 'first file\n');
     const { run, loaded } = runRecorded({ PUBLIC_DIR: publicDir });
     const url = await run.listening;
-    const staticModule = `/${moduleFile('static')}`;
+    const staticModule = `/${moduleFile('static/serve')}`;
     assert.equal(loaded().filter((u) => u.endsWith(staticModule)).length, 1, 'static.ts was not loaded before the service listened');
     const [first, second] = await Promise.all([send(url, 'GET', '/static/first.txt'), send(url, 'GET', '/static/missing.txt')]);
     assert.equal(first.status, 200);

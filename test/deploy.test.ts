@@ -131,13 +131,13 @@ describe('the systemd unit with tsc\'s output', () => {
   });
 
   it('names src/ files and lines in a stack trace, with the unit\'s node options', () => {
-    // A ConfigError thrown inside dist/config.js, its stack printed as a log line would show it.
-    const script = `import('./dist/config.js').then((m) => { try { m.parseConfig({ PORT: 'x' }, '/'); } catch (e) { console.log(e.stack); } })`;
+    // A ConfigError thrown inside dist/config/config.js, its stack printed as a log line would show it.
+    const script = `import('./dist/config/config.js').then((m) => { try { m.parseConfig({ PORT: 'x' }, '/'); } catch (e) { console.log(e.stack); } })`;
     const run = spawnSync(process.execPath, [...nodeOptions, '-e', script], { cwd: install, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^ConfigError: Invalid setting PORT: "x" is not a whole number\n/);
-    assert.ok(run.stdout.includes(`parseConfig (${ROOT}/src/config.ts:`), run.stdout);
-    assert.ok(!run.stdout.includes('dist/config.js'), run.stdout);
+    assert.ok(run.stdout.includes(`parseConfig (${ROOT}/src/config/config.ts:`), run.stdout);
+    assert.ok(!run.stdout.includes('dist/config/config.js'), run.stdout);
   });
 
   it('has install steps that write the JWT key pair (0600 and 0644, in a 0700 directory) and issue a token', () => {

@@ -7,7 +7,7 @@ import { send, statusOf } from './helpers/http.js';
 import { converse, headerOf, waitFor } from './helpers/sockets.js';
 import { createMemoryLogger, runServerProgram as runServer, testConfig } from './helpers/service.js';
 import { startServer } from '../src/server.js';
-import { writeKeyPair } from '../src/jwt.js';
+import { writeKeyPair } from '../src/jwt/index.js';
 
 describe('the server program', () => {
   it('prints exactly one line with the real port, serves, and exits 0 on SIGTERM', async () => {

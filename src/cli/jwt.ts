@@ -10,9 +10,9 @@
  * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { runIfMain } from '../util/main-module.js';
-import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt.js';
+import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt/index.js';
 import { errorCode } from '../util/errno.js';
 
 const USAGE = `usage:

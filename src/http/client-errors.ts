@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { wasAnsweredBeforeBodyEnd } from './early-close.js';
-import type { ThrottledLog } from '../log.js';
+import type { ThrottledLog } from '../log/index.js';
 import { unmapV4 } from './proxies.js';
 
 /** Longest parser text kept in a log line. */

@@ -2,7 +2,7 @@
  * Content negotiation between the two representations the service has for documents and
  * problems: HTML for browsers and JSON for API clients (SPEC 4).
  */
-import type { Representation } from '../representation.js';
+import type { Representation } from '../core/index.js';
 
 export type { Representation };
 

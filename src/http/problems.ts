@@ -3,7 +3,7 @@
  * answer in kind, found while the request's context is read (`request.ts`). Their codes,
  * statuses and classes are listed with every other problem's in `problem.ts`.
  */
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 
 /** `X-HTTP-Method` on a POST is not letters only. */
 export class InvalidMethodOverride extends Problem {

@@ -3,7 +3,7 @@
  * limit is known to be passed (Content-Length, or the bytes read so far), never buffered whole.
  */
 import type { IncomingMessage } from 'node:http';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 
 export class PayloadTooLarge extends Problem {
   constructor(limit: number) {

@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config, Namespace } from '../config.js';
+import type { Config, Namespace } from '../config/index.js';
 import { hostnameOf, isValidHost } from './hosts.js';
 import { headerText } from './header-value.js';
 import { failed, succeeded, type Result } from '../util/result.js';
-import type { Problem } from '../problem.js';
+import { type Problem, splitPath } from '../core/index.js';
 import {
   HostCount,
   InvalidHost,
@@ -21,7 +21,6 @@ import {
 } from './problems.js';
 import { isTrustedPeer, resolveClientIp, unmapV4 } from './proxies.js';
 import { requestIdOf } from './request-id.js';
-import { splitPath } from '../router.js';
 import { decodeUtf8 } from '../util/header-bytes.js';
 
 export const TUNNELING_HEADER = 'X-HTTP-Method';

@@ -4,7 +4,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 import { failed, succeeded, type Result } from '../util/result.js';
 import { InvalidToken, verifyToken } from './tokens.js';
 import type { VerifiedTokenCache } from './verified-cache.js';

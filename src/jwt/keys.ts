@@ -7,7 +7,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { errorCode } from '../util/errno.js';
 
 /** A key file or passphrase that cannot be used; the message names the file or setting only. */

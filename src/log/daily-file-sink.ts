@@ -16,7 +16,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_LOG_MAX_BYTES } from '../config.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../config/index.js';
 import { createTimestamper, formatLine } from './format.js';
 import { DayCap } from './day-cap.js';
 import { countEntries, LineQueue, writtenPart, type QueuedLine } from './queue.js';

@@ -3,7 +3,7 @@
  * (`rate.ts`, `quota.ts`, one machine) or Redis (`redis-rate.ts`, `redis-store-count.ts`,
  * REDIS_URL, several machines). And the answer when the counts cannot be reached.
  */
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 
 /** A poster file as the count knows it: its name in the posters directory and its size. */
 export interface StoredPoster {

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PosterSpec } from '../posterEncoder/spec.js';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 
 export interface RenderJob {
   readonly id: number;

@@ -22,7 +22,7 @@
  */
 import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 import { errorCode } from '../util/errno.js';
 import type { Admission, StoreCount, StoredPoster } from './limits.js';
 

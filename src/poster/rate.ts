@@ -18,7 +18,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 import type { RateLimiter } from './limits.js';
 
 /** The limit counts requests per this many milliseconds. */

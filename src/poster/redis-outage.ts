@@ -3,7 +3,7 @@
  * (503, fail closed), and the operator reads one CRITICAL line a second at most while it lasts,
  * then one NOTICE when Redis answers again.
  */
-import { RedisFailure, type RedisStateChange } from '../redis.js';
+import { RedisFailure, type RedisStateChange } from '../redis/index.js';
 import { LimitsUnavailable } from './limits.js';
 
 /** The fewest milliseconds between two CRITICAL lines of one outage. */

@@ -7,7 +7,7 @@
  * so exactly the first POSTER_RATE_LIMIT requests of a window are admitted however many
  * instances race.
  */
-import { createScript, RedisProtocolError, type RedisClient, type RedisReply, type RedisScript } from '../redis.js';
+import { createScript, RedisProtocolError, type RedisClient, type RedisReply, type RedisScript } from '../redis/index.js';
 import type { RateLimiter } from './limits.js';
 import type { OutageGuard } from './redis-outage.js';
 import { RATE_WINDOW_MS, retryAfterSeconds, subjectFileStem, TooManyRequests } from './rate.js';

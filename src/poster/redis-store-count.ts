@@ -14,7 +14,7 @@
  * ever sees half a count.
  */
 import { join } from 'node:path';
-import { createScript, RedisProtocolError, type RedisArg, type RedisClient, type RedisReply, type RedisScript } from '../redis.js';
+import { createScript, RedisProtocolError, type RedisArg, type RedisClient, type RedisReply, type RedisScript } from '../redis/index.js';
 import type { Admission, StoreCount, StoredPoster } from './limits.js';
 import { fileSize, InsufficientStorage, listPosters } from './quota.js';
 import type { OutageGuard } from './redis-outage.js';

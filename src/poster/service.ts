@@ -8,12 +8,12 @@
  * listens (a failed import would stay failed: see `loadJose`); the render workers wait for their
  * first use.
  */
-import type { Config } from '../config.js';
-import { DEFAULT_SERVICE_DOCUMENT } from '../entry-point.js';
+import type { Config } from '../config/index.js';
+import { DEFAULT_SERVICE_DOCUMENT } from '../store/index.js';
 import type { Handler } from '../http/handler.js';
-import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt.js';
-import type { Route } from '../router.js';
-import type { Logger } from '../log.js';
+import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt/index.js';
+import type { Route } from '../core/index.js';
+import type { Logger } from '../log/index.js';
 import { join } from 'node:path';
 import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
 import type { RateLimiter, StoreCount } from './limits.js';

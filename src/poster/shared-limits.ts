@@ -3,8 +3,8 @@
  * the store's count through it, the readiness check that names Redis, and the outage lines.
  * Loaded only when REDIS_URL is set, so a service without it never loads the client.
  */
-import type { Logger } from '../log.js';
-import { createRedisClient, type RedisEndpoint } from '../redis.js';
+import type { Logger } from '../log/index.js';
+import { createRedisClient, type RedisEndpoint } from '../redis/index.js';
 import type { RateLimiter } from './limits.js';
 import { createOutageGuard } from './redis-outage.js';
 import { RedisRateLimiter } from './redis-rate.js';

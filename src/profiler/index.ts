@@ -3,11 +3,10 @@
  * and the `/_profiler/…` pages. Elsewhere none of this is created and no profiler code runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FALLBACK_CONTROLLER, type AppObserver } from '../app-observer.js';
-import type { Config } from '../config.js';
+import { FALLBACK_CONTROLLER, type AppObserver } from '../app/index.js';
+import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
 import type { RequestContext } from '../http/request.js';
-import type { ProblemDocument } from '../problem.js';
-import { createSecretMasker, mapEveryString } from '../secrets.js';
+import type { ProblemDocument } from '../core/index.js';
 import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker } from './kept.js';
 import { linkToPrimary } from './primary-link.js';
 import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
@@ -151,3 +150,5 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
     },
   };
 }
+export { ProfileHub } from './hub.js';
+export { type PrimaryMessage } from './protocol.js';

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { headerText } from '../http/header-value.js';
-import { MASK } from '../secrets.js';
+import { MASK } from '../config/index.js';
 
 /** Any one text a profile keeps (a header, a path, a log line, a problem member) is cut here. */
 export const MAX_KEPT_TEXT = 8 * 1024;

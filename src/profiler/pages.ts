@@ -1,8 +1,8 @@
 /**
  * The profiler's pages: server-rendered HTML, no external assets, every value escaped.
  */
-import { escapeHtml, renderStack, type SourceLink } from '../html.js';
-import { ZonedTime } from '../log.js';
+import { escapeHtml, renderStack, type SourceLink } from '../core/index.js';
+import { ZonedTime } from '../log/index.js';
 import type { Profile } from './profile.js';
 import { formatProfileTime, formatProfileTimeIn } from './time.js';
 import { unreachable } from '../util/unreachable.js';

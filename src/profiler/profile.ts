@@ -3,8 +3,8 @@
  * the store of the newest profiles.
  */
 import { randomBytes } from 'node:crypto';
-import type { LogLevel } from '../log.js';
-import type { ProblemDocument } from '../problem.js';
+import type { LogLevel } from '../log/index.js';
+import type { ProblemDocument } from '../core/index.js';
 
 export interface LogRecord {
   readonly at: number;

@@ -7,8 +7,8 @@
  * not hold (`find`), and for the newest profiles of all workers (`search`); the primary answers
  * the last two with the request's `id`.
  */
-import type { LogLevel } from '../log.js';
-import type { ProblemDocument } from '../problem.js';
+import type { LogLevel } from '../log/index.js';
+import type { ProblemDocument } from '../core/index.js';
 import type { SearchCriteria } from './pages.js';
 import type { LogRecord, Profile } from './profile.js';
 

@@ -5,14 +5,11 @@
  */
 import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
-import { SECRET_SETTINGS, type Config } from '../config.js';
-import type { SourceLink } from '../html.js';
+import { SECRET_SETTINGS, type Config, MASK, createSecretMasker, describeEndpoint } from '../config/index.js';
+import { type SourceLink, Problem, type Route } from '../core/index.js';
 import type { Handler } from '../http/handler.js';
 import type { RequestContext } from '../http/request.js';
 import { sendBody } from '../http/response.js';
-import { Problem } from '../problem.js';
-import type { Route } from '../router.js';
-import { MASK, createSecretMasker } from '../secrets.js';
 import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import {
@@ -28,7 +25,6 @@ import {
 import type { PrimaryLink } from './primary-link.js';
 import { newestOf, type Profile, type ProfileStore } from './profile.js';
 import { SEARCH_LIMIT, isToken } from './protocol.js';
-import { describeEndpoint } from '../redis-url.js';
 
 export const PROFILER_PREFIX = '/_profiler/';
 

@@ -2,7 +2,7 @@
  * Times on the profiler's pages as the log file writes them, local to LOG_TIMEZONE, with the
  * zone's offset at that instant so a reader can compare them with any other clock.
  */
-import { ZonedTime } from '../log.js';
+import { ZonedTime } from '../log/index.js';
 
 const MS_PER_MINUTE = 60_000;
 

@@ -18,7 +18,7 @@ import { Fifo } from './fifo.js';
 import { Link, type LinkListener, type Pending } from './link.js';
 import type { RedisReply, ReplyLimits } from './parser.js';
 import type { RedisScript } from './script.js';
-import { describeEndpoint, type RedisEndpoint } from '../redis-url.js';
+import { describeEndpoint, type RedisEndpoint } from '../config/index.js';
 
 /**
  * - `connecting`: a connection is being opened (TCP, TLS, AUTH, SELECT, PING); commands wait.

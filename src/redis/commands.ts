@@ -6,7 +6,7 @@
 import type { RedisArg } from './encoder.js';
 import { RedisError, RedisProtocolError } from './errors.js';
 import type { RedisReply } from './parser.js';
-import type { RedisEndpoint } from '../redis-url.js';
+import type { RedisEndpoint } from '../config/index.js';
 import { createScript, type RedisScript } from './script.js';
 
 /** What the helpers send commands through (the client). */

@@ -8,7 +8,7 @@ import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { RedisProtocolError } from './errors.js';
 import { Fifo } from './fifo.js';
 import { ReplyParser, type RedisReply, type ReplyLimits } from './parser.js';
-import type { RedisEndpoint } from '../redis-url.js';
+import type { RedisEndpoint } from '../config/index.js';
 
 /** A command written (or to be written) and waiting for its reply. */
 export interface Pending {

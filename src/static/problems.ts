@@ -2,7 +2,7 @@
  * The problems of static files: a failed precondition (412) and an unsatisfiable range (416).
  * The app renders them like every other problem (SPEC 4).
  */
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 import { decodeUtf8 } from '../http/request.js';
 
 /** A Range value longer than this is cut in the message, so a 16 KiB header cannot bloat a log line. */

@@ -21,7 +21,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { Problem } from '../problem.js';
+import { Problem } from '../core/index.js';
 import { errorCode } from '../util/errno.js';
 
 /** The namespace version of the settings documents. */

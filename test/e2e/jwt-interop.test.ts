@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, verifyToken, writeKeyPair } from '../../src/jwt/index.js';
 import { runProgram } from '../helpers/programs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jwt-e2e-'));

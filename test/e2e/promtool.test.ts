@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createProcessMetrics, MetricsRegistry, mergeSnapshots, renderExposition, type MetricsSnapshot } from '../../src/metrics.js';
+import { createProcessMetrics, MetricsRegistry, mergeSnapshots, renderExposition, type MetricsSnapshot } from '../../src/metrics/index.js';
 import { runProgram, type ProgramResult } from '../helpers/programs.js';
 
 /** Writes the page to a file in a temp dir of its own and gives promtool that file's bytes on stdin. */

@@ -19,7 +19,7 @@ import {
   RedisUnavailable,
   type RedisClient,
   type RedisClientOptions,
-} from '../../src/redis.js';
+} from '../../src/redis/index.js';
 import { runProgram } from '../helpers/programs.js';
 import { freePort } from './nginx-helpers.js';
 import { reach } from '../helpers/redis-state.js';

@@ -18,7 +18,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster/api.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';
 import { RATE_WINDOW_MS } from '../../src/poster/rate.js';

@@ -20,7 +20,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTERS_DIR } from '../../src/poster/api.js';
 import type { PosterSpecInput } from '../../src/index.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';

@@ -5,15 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bearerToken } from '../../src/jwt.js';
-import { escapeControl, formatLine } from '../../src/log.js';
+import { bearerToken } from '../../src/jwt/index.js';
+import { escapeControl, formatLine } from '../../src/log/index.js';
 import { hostnameOf, isValidHost } from '../../src/http/hosts.js';
 import { negotiate, parseAccept } from '../../src/http/negotiation.js';
 import { validatePosterSpec } from '../../src/posterEncoder/spec.js';
 import { parseTrustedProxies, resolveClientIp } from '../../src/http/proxies.js';
 import { mediaTypeOf } from '../../src/http/request-body.js';
 import { decodeUtf8, effectiveMethod, parseTarget } from '../../src/http/request.js';
-import { splitPath } from '../../src/router.js';
+import { splitPath } from '../../src/core/router.js';
 import { evaluatePreconditions, ifRangeHolds, parseEntityTagList, parseHttpDate } from '../../src/static/conditional.js';
 import { decideRange } from '../../src/static/ranges.js';
 import { measureGrowth } from './timing.js';

@@ -24,7 +24,7 @@ const ONLY_CASE = process.env.FUZZ_CASE === undefined ? undefined : Number(proce
 const MiB = 1024 * 1024;
 /**
  * What the whole program may grow by during one case: twice the 16 MiB a connection that never
- * reads may cost (test/server-pipelining.test.ts holds that one exactly). Here thousands of
+ * reads may cost (test/http/server-pipelining.test.ts holds that one exactly). Here thousands of
  * requests of every kind run, and the allocator and the collector add their own growth: one case
  * grew by 16.5 MiB in CI with the access log on, and 7.9 MiB with it off on a quiet machine, while
  * the failure this guards against cost hundreds of MiB.

@@ -41,7 +41,7 @@ const BASE_PATHS = [
   `/_profiler/${TOKEN_PLACEHOLDER}/exception`,
   `/_profiler/${TOKEN_PLACEHOLDER}/exception.css`,
   '/_profiler/search_bar?panel=logger',
-  '/_profiler/open?file=src/app.ts&line=12',
+  '/_profiler/open?file=src/app/app.ts&line=12',
   '/_profiler/open?file=../.env',
   '/_profiler/open?file=%2e%2e/%2e%2e/etc/passwd',
   '/_profiler/open?file=/etc/passwd',

@@ -1,4 +1,4 @@
-import type { RedisClient, RedisState } from '../../src/redis.js';
+import type { RedisClient, RedisState } from '../../src/redis/index.js';
 
 /** Resolves once `client` is in `state` (at once when it already is). */
 export function reach(client: RedisClient, state: RedisState): Promise<void> {

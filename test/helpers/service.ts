@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after } from 'node:test';
-import { parseConfig, type Config } from '../../src/config.js';
-import type { Logger, LogLevel } from '../../src/log.js';
+import { parseConfig, type Config } from '../../src/config/config.js';
+import type { Logger, LogLevel } from '../../src/log/index.js';
 import type { RunningServer, StartOptions } from '../../src/server.js';
 import { serviceTarget } from './target.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type * as ConfigModule from '../../src/config.js';
+import type * as ConfigModule from '../../src/config/config.js';
 import type * as ServerModule from '../../src/server.js';
 import { ROOT } from './checkout.js';
 
@@ -48,7 +48,7 @@ export function serviceTarget(env: Record<string, string | undefined> = process.
     serverEntry: join(root, moduleFile('server')),
     moduleFile,
     async loadModules() {
-      const [server, config] = (await Promise.all([load('server'), load('config')])) as [typeof ServerModule, typeof ConfigModule];
+      const [server, config] = (await Promise.all([load('server'), load('config/index')])) as [typeof ServerModule, typeof ConfigModule];
       return { startServer: server.startServer, parseConfig: config.parseConfig };
     },
   };

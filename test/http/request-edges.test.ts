@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config/config.js';
 import { sendRaw, statusOf } from '../helpers/http.js';
 import { startTestService, testConfig } from '../helpers/service.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseNamespace } from '../../src/config.js';
+import { parseNamespace } from '../../src/config/config.js';
 import { InvalidMethodOverride } from '../../src/http/problems.js';
 import { decodeUtf8, effectiveMethod, parseTarget, underNamespace } from '../../src/http/request.js';
-import { splitPath } from '../../src/router.js';
+import { splitPath } from '../../src/core/router.js';
 
 describe('parseTarget', () => {
   const cases: [string, string, string, string | undefined, boolean][] = [

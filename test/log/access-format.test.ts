@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatAccessLine, formatMillis, shareRoom, VerbatimCheck, writeAccessLine, type AccessRecord, type TextMasker } from '../../src/log/access-format.js';
 import { createIsoTimestamper, MAX_LINE_BYTES } from '../../src/log/format.js';
-import { parseConfig } from '../../src/config.js';
-import { createSecretMasker } from '../../src/secrets.js';
+import { parseConfig } from '../../src/config/config.js';
+import { createSecretMasker } from '../../src/config/secrets.js';
 
 const madrid = () => createIsoTimestamper('Europe/Madrid');
 const noMask: TextMasker = Object.assign((text: string) => text, { trigger: undefined });

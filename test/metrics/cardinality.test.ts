@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_MAX_SERIES, MetricsRegistry, mergeSnapshots, renderExposition } from '../../src/metrics.js';
+import { DEFAULT_MAX_SERIES, MetricsRegistry, mergeSnapshots, renderExposition } from '../../src/metrics/index.js';
 
 const page = (registry: MetricsRegistry) => renderExposition(registry.snapshot());
 

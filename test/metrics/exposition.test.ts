@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXPOSITION_CONTENT_TYPE, MetricsRegistry, renderExposition } from '../../src/metrics.js';
+import { EXPOSITION_CONTENT_TYPE, MetricsRegistry, renderExposition } from '../../src/metrics/index.js';
 
 const page = (registry: MetricsRegistry) => renderExposition(registry.snapshot());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MetricsRegistry, mergeSnapshots, renderExposition, type Counter, type Gauge, type Histogram } from '../../src/metrics.js';
+import { MetricsRegistry, mergeSnapshots, renderExposition, type Counter, type Gauge, type Histogram } from '../../src/metrics/index.js';
 
 interface Instruments {
   readonly requests: Counter;

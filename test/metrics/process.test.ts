@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { createProcessMetrics, MetricsRegistry, renderExposition } from '../../src/metrics.js';
+import { createProcessMetrics, MetricsRegistry, renderExposition } from '../../src/metrics/index.js';
 
 /** The value of the sample line `<series> <value>` on the page. */
 function sampleValue(page: string, series: string): number {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MetricsRegistry, renderExposition } from '../../src/metrics.js';
+import { MetricsRegistry, renderExposition } from '../../src/metrics/index.js';
 
 const typeError = (pattern: RegExp) => (err: unknown) => err instanceof TypeError && pattern.test(err.message);
 

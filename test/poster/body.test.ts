@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTER_BODY_LIMIT } from '../../src/poster/api.js';
 import { PayloadTooLarge, readBody } from '../../src/http/request-body.js';
 import { sendRaw, statusOf } from '../helpers/http.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { sample } from '../helpers/metrics-page.js';
 import { send } from '../helpers/http.js';
 import { readAccessLog } from '../helpers/log-files.js';

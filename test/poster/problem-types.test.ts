@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { problemOf, send, type RawResponse } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, un
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { posterFileName } from '../../src/poster/library.js';
 import { InsufficientStorage, parseLedger, PosterUsage, USAGE_LEDGER } from '../../src/poster/quota.js';
 import { problemOf, send } from '../helpers/http.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt.js';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { PosterRateLimiter, RATE_RECORD_BYTES, TooManyRequests, rateWindow, retryAfterSeconds, subjectFileStem } from '../../src/poster/rate.js';
 import { problemOf, send } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';

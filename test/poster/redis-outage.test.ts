@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LimitsUnavailable } from '../../src/poster/limits.js';
 import { createOutageGuard } from '../../src/poster/redis-outage.js';
-import { RedisError, RedisTimeout, RedisUnavailable, type RedisStateChange } from '../../src/redis.js';
+import { RedisError, RedisTimeout, RedisUnavailable, type RedisStateChange } from '../../src/redis/index.js';
 
 function guarded() {
   let now = 1_000_000;

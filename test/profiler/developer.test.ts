@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { SECRET_SETTINGS } from '../../src/config.js';
+import { SECRET_SETTINGS } from '../../src/config/config.js';
 import { problemOf, send } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 
@@ -66,7 +66,7 @@ describe('the profiler\'s times', () => {
 describe('the config panel', () => {
   it('lists every setting the service reads, secrets as ******', async () => {
     // The settings are the names config.ts reads, and the secrets.
-    const read = [...readFileSync(join(process.cwd(), 'src', 'config.ts'), 'utf8').matchAll(/read\('([A-Z_]+)'\)/g)].map((m) => m[1]!);
+    const read = [...readFileSync(join(process.cwd(), 'src', 'config', 'config.ts'), 'utf8').matchAll(/read\('([A-Z_]+)'\)/g)].map((m) => m[1]!);
     const settings = new Set([...read, ...SECRET_SETTINGS]);
     assert.ok(settings.size > 30, `${settings.size} settings found`);
     const token = String((await send(dev.url, 'GET', '/')).headers['x-debug-token']);
@@ -99,7 +99,7 @@ describe('source links', () => {
     const res = await send(dev.url, 'GET', '/');
     assert.equal(res.status, 500);
     const page = (await send(dev.url, 'GET', `/_profiler/${String(res.headers['x-debug-token'])}?panel=exception`)).body;
-    const link = /<a href="(\/_profiler\/open\?file=src%2F[a-z/%0-9-]+\.ts&amp;line=(\d+))#L(\d+)">/.exec(page);
+    const link = /<a href="(\/_profiler\/open\?file=src%2F[A-Za-z/%0-9-]+\.ts&amp;line=(\d+))#L(\d+)">/.exec(page);
     assert.ok(link, page.slice(page.indexOf('<h2>Stack'), page.indexOf('<h2>Stack') + 800));
     assert.equal(link[3], link[2], 'the fragment names the link\'s line');
     const source = await send(dev.url, 'GET', link[1]!.replace(/&amp;/g, '&'));

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENTRY_BYTES, MAX_KEPT_TEXT, MAX_PROFILE_BYTES, ProfileBudget } from '../../src/profiler/kept.js';
-import { mapEveryString } from '../../src/secrets.js';
-import { maskText } from '../../src/secrets.js';
+import { mapEveryString, maskText } from '../../src/config/secrets.js';
 
 const mask = (text: string) => maskText(text, ['hunter2']);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderStack } from '../../src/html.js';
+import { renderStack } from '../../src/core/html.js';
 import { PROFILER_CSS, renderProfilePage, renderSearchPage } from '../../src/profiler/pages.js';
 import type { Profile } from '../../src/profiler/profile.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProfileStore, newestOf, newToken, type Profile } from '../../src/profiler/profile.js';
-import { maskText } from '../../src/secrets.js';
+import { maskText } from '../../src/config/secrets.js';
 
 describe('maskText', () => {
   it('masks every occurrence of each secret', () => assert.equal(maskText('a hunter2 b hunter2', ['hunter2']), 'a ****** b ******'));

@@ -17,7 +17,7 @@ describe('parseProfile', () => {
   });
 
   it('gives back a sub-request with its main token and a stack', () => {
-    const profile = finishedProfile('abc124', { parentToken: 'abc123', stack: 'Error: x\n    at f (src/app.ts:1:1)' });
+    const profile = finishedProfile('abc124', { parentToken: 'abc123', stack: 'Error: x\n    at f (src/app/app.ts:1:1)' });
     assert.deepEqual(parseProfile(overTheChannel(profile)), profile);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_BACKOFF, reconnectDelay } from '../../src/redis.js';
+import { DEFAULT_BACKOFF, reconnectDelay } from '../../src/redis/index.js';
 
 describe('reconnectDelay', () => {
   it('doubles from 50 ms and stays at 2 s by default', () => {

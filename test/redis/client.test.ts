@@ -10,7 +10,7 @@ import {
   RedisUnavailable,
   type RedisClient,
   type RedisClientOptions,
-} from '../../src/redis.js';
+} from '../../src/redis/index.js';
 import { answerOk, FakeRedis, type Responder } from './fake-redis.js';
 import { reach } from '../helpers/redis-state.js';
 

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { ReplyParser, type RedisReply } from '../../src/redis.js';
+import { ReplyParser, type RedisReply } from '../../src/redis/index.js';
 
 /** The raw answer to a command, or undefined to answer nothing (yet). */
 export type Responder = (args: string[], socket: Socket) => string | undefined;

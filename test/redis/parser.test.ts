@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeCommand, RedisError, RedisProtocolError, ReplyParser, type RedisReply } from '../../src/redis.js';
+import { encodeCommand, RedisError, RedisProtocolError, ReplyParser, type RedisReply } from '../../src/redis/index.js';
 
 /** Every reply in `bytes`, fed as one chunk. */
 function parseAll(bytes: string | Buffer, parser = new ReplyParser()): RedisReply[] {

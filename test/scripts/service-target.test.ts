@@ -43,7 +43,7 @@ describe('SERVICE_TARGET', () => {
 
     // A change to the sources after the build: the tests would hit yesterday's code.
     const now = Date.now() / 1000 + 5;
-    utimesSync(join(checkout, 'src', 'app.ts'), now, now);
+    utimesSync(join(checkout, 'src', 'app', 'app.ts'), now, now);
     assert.throws(() => serviceTarget({ SERVICE_TARGET: 'dist' }, checkout), {
       message: 'SERVICE_TARGET=dist: dist/ is older than src/ or the TypeScript settings: run `npm run build` first',
     });

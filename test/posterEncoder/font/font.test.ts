@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { listCmapSubtables, parseCmapSubtable } from '../../../src/posterEncoder/font/cmap.js';
 import { Font, FontFormatError, NOTDEF, type OutlineCommand } from '../../../src/posterEncoder/font/font.js';
-import { loadFont } from '../../../src/poster/fonts.js';
+import { loadFont, fontPath } from '../../../src/poster/fonts.js';
 import { readTableDirectory, requireTable } from '../../../src/posterEncoder/font/sfnt.js';
 import { readFile } from 'node:fs/promises';
-import { fontPath } from '../../../src/poster/fonts.js';
 
 // Expected numbers were read once from the shipped files (DejaVu Sans 2.37, Debian's
 // fonts-dejavu-core) with fontTools 4.38 (Debian python3-fonttools): TTFont(...)['head'],

@@ -1,0 +1,54 @@
+/**
+ * How an observer (the dev profiler) watches the app: the app calls it at each step of a
+ * request and never knows what it does. Like a diagnostics channel, but typed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handler } from '../http/handler.js';
+import { type SourceLink, MethodNotAllowed, RouteNotFound, type Problem, type ProblemDocument, type Route } from '../core/index.js';
+import type { RequestContext } from '../http/request.js';
+import type { LogLevel } from '../log/index.js';
+
+/** The controller id of the fallback problem handler, which answers every unmatched request. */
+export const FALLBACK_CONTROLLER = 'rest.problem.fallback::index';
+
+/** What the dev error page may link for a request. */
+export interface ProblemPageLinks {
+  /** The request's own profile. */
+  readonly profile: string | undefined;
+  /** A stack frame's source. */
+  readonly source: SourceLink | undefined;
+  /** The stack as the page should show it (frames of the built files mapped to their sources). */
+  readonly mapStack: (stack: string) => string;
+}
+
+export interface AppObserver {
+  /** Routes the observer answers itself (the profiler's pages), matched before the app's own. */
+  readonly routes: readonly Route<Handler>[];
+  /** A request arrived: its context is resolved, nothing is routed yet. */
+  began(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Who answers: a route's id, the fallback handler's, or none (a 405). Told before the answer's
+   * head is written; told again if a handler hands the request to the fallback.
+   */
+  routed(ctx: RequestContext, res: ServerResponse, controller: string | undefined): void;
+  /** A log line of the request, as written (secrets masked). */
+  logged(ctx: RequestContext, channel: string, level: LogLevel, message: string): void;
+  /**
+   * The request is answered with a problem: its document with secrets masked in every string,
+   * nested members included (the answer itself echoes the client as it sent), its stack in debug.
+   */
+  problem(ctx: RequestContext, doc: ProblemDocument, stack: string | undefined): void;
+  /** What the dev error page of the request may link. */
+  pageLinks(ctx: RequestContext): ProblemPageLinks;
+}
+
+/**
+ * The controller that answers, from the routing outcome: the matched route's, unless the answer
+ * is "No route found" (the fallback's, a missing static file included) or a 405 (none, as the
+ * router names none for its own).
+ */
+export function controllerFor(routeId: string | undefined, problem: Problem | undefined): string | undefined {
+  if (problem instanceof RouteNotFound) return FALLBACK_CONTROLLER;
+  if (problem instanceof MethodNotAllowed) return undefined;
+  return routeId;
+}

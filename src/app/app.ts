@@ -1,0 +1,109 @@
+/**
+ * One request's way through the service: context -> router -> handler | fallback -> response.
+ * Problems become responses in one place (`problem-responder.ts`); an observer (the dev
+ * profiler) is told each step and the app never knows what it does.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { AppObserver } from './app-observer.js';
+import { type Config, createSecretMasker } from '../config/index.js';
+import type { ServiceDocumentSource } from '../store/index.js';
+import { createEntryPointHandler } from './entry-point-handler.js';
+import type { Handler } from '../http/handler.js';
+import { createNegotiator } from '../http/negotiation.js';
+import { LastHost, resolveRequest, underNamespace, type RequestContext } from '../http/request.js';
+import { createRequestIdSource } from '../http/request-id.js';
+import { echoRequestId, frameForWireMethod, sendBody } from '../http/response.js';
+import type { Logger } from '../log/index.js';
+import { InternalError, MethodNotAllowed, Problem, RouteNotFound, compileRoutes, matchRoute, type Route } from '../core/index.js';
+import { createProblemResponder } from './problem-responder.js';
+import { STATIC_METHODS, createStaticHandler } from '../static/index.js';
+
+export type { Handler, HandlerMatch } from '../http/handler.js';
+export { FALLBACK_CONTROLLER, type AppObserver } from './app-observer.js';
+
+/** Watches one request of the app until its answer ends (the access log, the metrics). */
+export type WatchRequest = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse) => void;
+
+export interface AppOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Milliseconds since the epoch; injected so tests can freeze time. */
+  readonly clock?: () => number;
+  readonly serviceDocument?: ServiceDocumentSource;
+  /** Routes enabled by settings (the poster API), matched after the built-in ones. */
+  readonly routes?: readonly Route<Handler>[];
+  /** Told every step of every request (the dev profiler); its own routes come first. */
+  readonly observer?: AppObserver;
+  /** Watches every request until its answer ends (the access log, the metrics). */
+  readonly watch?: WatchRequest;
+  /** Makes request ids (default: a source of the app's own). */
+  readonly newRequestId?: () => string;
+}
+
+/** Builds the request listener of the service. */
+export function createApp(options: AppOptions): RequestListener {
+  const { config, observer, watch } = options;
+  const newRequestId = options.newRequestId ?? createRequestIdSource();
+  const clock = options.clock ?? Date.now;
+  const negotiate = createNegotiator();
+  const lastHost = new LastHost();
+  const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
+  // One masker (its secrets compiled once) for the app and its problem responder.
+  const maskSecrets = createSecretMasker(config);
+  const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor, mask: maskSecrets });
+  const inServiceZone = underNamespace(config.namespaces.service);
+  const serveStatic = createStaticHandler({ publicDir: config.publicDir });
+  const routes = compileRoutes<Handler>([
+    { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
+    ...(observer?.routes ?? []),
+    ...(options.routes ?? []),
+    // Last: with STATIC_BASE=/ it would otherwise claim every other route's paths. The file
+    // decides: 405 when it exists, 404 like any unrouted path when it does not.
+    { id: 'app.static', path: `${config.namespaces.static.path}{path*}`, methods: STATIC_METHODS, handlesEveryMethod: true, handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest) },
+  ]);
+
+  /** Answers `err` as a problem of a request whose matched route (if any) was `routeId`. */
+  function fail(ctx: RequestContext, res: ServerResponse, err: unknown, routeId: string | undefined): void {
+    try {
+      answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err), routeId);
+    } catch (failure) {
+      // Rendering the problem failed too: say so on stderr and drop the connection.
+      process.stderr.write(maskSecrets(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}`) + '\n');
+      res.destroy();
+    }
+  }
+
+  return (req, res) => {
+    const ctx = resolveRequest(req, config, clock(), newRequestId, lastHost);
+    frameForWireMethod(res, ctx.method, ctx.originalMethod);
+    echoRequestId(res, ctx.requestId);
+    watch?.(ctx, req, res);
+    observer?.began(ctx, req, res);
+    let routeId: string | undefined;
+    try {
+      if (ctx.rejection) return fail(ctx, res, ctx.rejection, undefined);
+      const match = matchRoute(routes, ctx.method, ctx.segments);
+      if (match.kind === 'methodNotAllowed') {
+        // The path exists: a 405 under SERVICE_BASE is the service's answer, JSON like its others.
+        ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
+        return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
+      }
+      if (match.kind === 'notFound') return fail(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
+      routeId = match.route.id;
+      ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
+      observer?.routed(ctx, res, routeId);
+      // A route that lists OPTIONS answers it here; one that handles every method decides itself.
+      if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
+        return sendBody(res, 204, ['allow', match.route.methods.join(', ')], '', ctx.receivedAt);
+      }
+      // The match itself carries the handler's params and rest.
+      const pending = match.route.handler(ctx, req, res, match);
+      if (pending) {
+        const matched = routeId;
+        pending.catch((err: unknown) => fail(ctx, res, err, matched));
+      }
+    } catch (err) {
+      fail(ctx, res, err, routeId);
+    }
+  };
+}

@@ -1,0 +1,3 @@
+export { type AppObserver, FALLBACK_CONTROLLER } from './app-observer.js';
+export { type AppOptions, createApp, type Handler, type WatchRequest } from './app.js';
+

@@ -1,0 +1,4 @@
+export { escapeHtml, renderPage, renderStack, type SourceLink } from './html.js';
+export { buildProblemDocument, InternalError, MethodNotAllowed, notFoundCachePolicy, PlainProblemPages, Problem, type ProblemCode, type ProblemDocument, problemHeaders, type ProblemPageContext, problemVary, renderProblem, RouteNotFound } from './problem.js';
+export { type Representation } from './representation.js';
+export { compileRoutes, matchRoute, type Route, splitPath } from './router.js';

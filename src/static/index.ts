@@ -1,0 +1,1 @@
+export { createStaticHandler, STATIC_METHODS } from './serve.js';

@@ -1,0 +1,298 @@
+/**
+ * Static files: `PUBLIC_DIR` served under `STATIC_BASE`. This is the I/O edge: it finds and
+ * opens a file safely (one realpath, one open, one fstat), lets the pure planner
+ * (`static/plan.ts`) decide the answer, and sends the bytes from the open descriptor.
+ *
+ * A path that cannot be served (missing, a directory, a dotfile, outside the directory) is
+ * answered exactly like an unrouted path: 404 "No route found". Any other I/O error is thrown,
+ * so the app logs it at CRITICAL and answers 500: a permission problem is never a quiet 404.
+ * A failed precondition (412) and an unsatisfiable range (416) are thrown as problems too.
+ * A file that gets shorter while it is sent destroys the connection: the promised
+ * Content-Length cannot be kept, and the next response must never land inside this body.
+ * At most MAX_OPEN_STATIC_FILES files are open at once (SPEC 13); a request past that waits for
+ * one to close, so slow clients can never make the process run out of descriptors.
+ */
+import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { MethodNotAllowed, RouteNotFound } from '../core/index.js';
+import type { RequestContext } from '../http/request.js';
+import { writeFramedHead } from '../http/response.js';
+import { lastModifiedOf, strongEntityTag } from './conditional.js';
+import { contentTypeFor } from './mime.js';
+import { cacheControlFor, planFileResponse, type FileRequest, type SendPlan } from './plan.js';
+import { PreconditionFailed, RangeNotSatisfiable } from './problems.js';
+import { headerText } from '../http/header-value.js';
+import { classifyFileError } from './file-errors.js';
+import { isInside } from '../util/paths.js';
+import { hasDotSegmentBelow, isSafeSegments } from './safe-path.js';
+import { OpenFileSlots } from './open-files.js';
+import { errorCode } from '../util/errno.js';
+import { STATIC_METHODS } from './route.js';
+
+export { STATIC_METHODS } from './route.js';
+export { MAX_OPEN_STATIC_FILES } from './open-files.js';
+
+/**
+ * Bodies up to one read-stream chunk (64 KiB, the stream's high-water mark) are sent from a
+ * single read: the memory a stream would hold anyway, without its machinery on the hot path.
+ * Anything larger streams with back-pressure.
+ */
+export const SINGLE_READ_MAX = 64 * 1024;
+
+export interface StaticOptions {
+  /** The served directory (absolute, as in Config). */
+  readonly publicDir: string;
+  /** Files open for static answers at once (default MAX_OPEN_STATIC_FILES); more wait their turn. */
+  readonly maxOpenFiles?: number;
+}
+
+/** Answers a request for the decoded `segments` below the static base. */
+export type StaticHandler = (
+  ctx: RequestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  segments: readonly string[],
+) => Promise<void>;
+
+/** Errors of a client that went away mid-transfer: nothing left to answer or log. */
+const CLIENT_GONE_CODES: ReadonlySet<string> = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+/**
+ * O_NOFOLLOW: the path was resolved already, so a symlink appearing there now is refused.
+ * O_NONBLOCK: opening a FIFO must not block a thread until a writer comes (it is then refused
+ * as not a regular file); it changes nothing for regular files. O_NOCTTY: a terminal never
+ * becomes ours.
+ */
+const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/** What opening a file gives when its client went away while the request waited for a slot. */
+const GONE = Symbol('client gone');
+
+interface OpenFile {
+  readonly fd: number;
+  readonly stats: BigIntStats;
+}
+
+/** Builds the handler of the static route for one public directory. */
+export function createStaticHandler(options: StaticOptions): StaticHandler {
+  const root = resolve(options.publicDir);
+  const slots = new OpenFileSlots(options.maxOpenFiles);
+  /** Closes a descriptor; its slot is free once the system has closed it. */
+  const release = (fd: number) => closeFile(fd, () => slots.give());
+  // The real path of the root, kept between requests; a symlinked PUBLIC_DIR is fine.
+  let realRoot: string | undefined;
+
+  /** The real root when it contains `real`; looked up again on a miss, as the root may move. */
+  async function realRootContaining(real: string): Promise<string | undefined> {
+    if (realRoot !== undefined && isInside(realRoot, real)) return realRoot;
+    realRoot = await unlessMissing(realPath(root));
+    return realRoot !== undefined && isInside(realRoot, real) ? realRoot : undefined;
+  }
+
+  /** Opens `real` once a slot is free; undefined when it is missing, GONE when the client is. */
+  async function openCounted(real: string, res: ServerResponse): Promise<number | undefined | typeof GONE> {
+    if (!slots.tryTake()) {
+      await slots.take();
+      // The client may have gone while its request waited for a slot: no file to open for it.
+      if (res.destroyed || res.req.socket.destroyed) {
+        slots.give();
+        return GONE;
+      }
+    }
+    try {
+      const fd = await unlessMissing(openFile(real));
+      if (fd === undefined) slots.give();
+      return fd;
+    } catch (err) {
+      slots.give();
+      throw err;
+    }
+  }
+
+  async function openPublicFile(segments: readonly string[], res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
+    if (!isSafeSegments(segments)) return undefined;
+    const path = resolve(root, ...segments);
+    if (!isInside(root, path)) return undefined;
+    // Again on the real path: a symlink may not lead out of the root, nor to a dotfile in it.
+    const real = await unlessMissing(realPath(path));
+    if (real === undefined) return undefined;
+    const base = await realRootContaining(real);
+    if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
+    const fd = await openCounted(real, res);
+    if (fd === undefined || fd === GONE) return fd;
+    let stats: BigIntStats;
+    try {
+      stats = await statFile(fd);
+    } catch (err) {
+      release(fd);
+      throw err;
+    }
+    if (stats.isFile()) return { fd, stats };
+    release(fd); // a directory, FIFO, socket or device
+    return undefined;
+  }
+
+  return async (ctx, req, res, segments) => {
+    const file = await openPublicFile(segments, res);
+    if (file === GONE) return; // nobody left to answer
+    if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
+    const { fd, stats } = file;
+    let plan: SendPlan;
+    try {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
+      const facts = {
+        size: Number(stats.size),
+        etag: strongEntityTag(stats.size, stats.mtimeNs),
+        lastModified: lastModifiedOf(Number(stats.mtimeMs), ctx.receivedAt),
+        contentType: contentTypeFor(segments[segments.length - 1]!),
+        cacheControl: cacheControlFor(segments),
+      };
+      const planned = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
+      if (planned.status === 412) throw new PreconditionFailed(ctx.rawPath);
+      if (planned.status === 416) throw new RangeNotSatisfiable(headerText(req.headers.range) ?? '', ctx.rawPath, planned.size);
+      plan = planned;
+    } catch (err) {
+      release(fd);
+      throw err;
+    }
+    await sendPlan(fd, plan, res, ctx.rawPath, release, () => slots.give());
+  };
+}
+
+/**
+ * Sends a planned answer and gives up the descriptor: no read for a body-less answer, one read
+ * for a body of at most SINGLE_READ_MAX bytes, a stream for anything larger.
+ */
+async function sendPlan(
+  fd: number,
+  plan: SendPlan,
+  res: ServerResponse,
+  rawPath: string,
+  release: (fd: number) => void,
+  streamClosed: () => void,
+): Promise<void> {
+  const body = plan.body;
+  if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
+    let bytes: Buffer | undefined;
+    try {
+      if (body !== undefined) bytes = await readRange(fd, body.start, body.end - body.start + 1, rawPath);
+    } finally {
+      release(fd);
+    }
+    const withBody = writeFramedHead(res, plan.status, plan.headers);
+    res.end(withBody ? bytes : undefined);
+    return;
+  }
+  if (!writeFramedHead(res, plan.status, plan.headers)) {
+    release(fd);
+    res.end();
+    return;
+  }
+  await streamRange(fd, body, res, rawPath, streamClosed);
+}
+
+/**
+ * Streams bytes `start`..`end` of an open file to the response with back-pressure; the stream
+ * owns the descriptor and closes it when it ends, fails or is destroyed because the client
+ * went away. The response is ended only once every promised byte was read; short of that the
+ * connection is destroyed (before the error reaches the app, which could no longer reach the
+ * socket of a finished response) and the shortfall is thrown to be logged. `closed` is told
+ * once the stream has closed the descriptor.
+ */
+async function streamRange(
+  fd: number,
+  range: NonNullable<SendPlan['body']>,
+  res: ServerResponse,
+  rawPath: string,
+  closed: () => void,
+): Promise<void> {
+  // With `fd` given, the path argument is not used.
+  const stream = createReadStream('', { fd, start: range.start, end: range.end, autoClose: true });
+  stream.once('close', closed);
+  try {
+    await pipeline(stream, res, { end: false });
+  } catch (err) {
+    if (CLIENT_GONE_CODES.has(errorCode(err) ?? '')) return;
+    throw err;
+  }
+  const expected = range.end - range.start + 1;
+  if (stream.bytesRead < expected) {
+    res.destroy();
+    throw shrank(rawPath, stream.bytesRead, expected);
+  }
+  res.end();
+}
+
+/** Reads `length` bytes from `position` into a buffer of that size (at most SINGLE_READ_MAX). */
+async function readRange(fd: number, position: number, length: number, rawPath: string): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const n = await readInto(fd, buffer, filled, position + filled);
+    if (n === 0) throw shrank(rawPath, filled, length);
+    filled += n;
+  }
+  return buffer;
+}
+
+/** The file got shorter since fstat: the promised Content-Length cannot be kept. */
+function shrank(rawPath: string, got: number, expected: number): Error {
+  return new Error(`static file ${rawPath} ended after ${got} of ${expected} bytes`);
+}
+
+function fileRequest(method: 'GET' | 'HEAD', req: IncomingMessage): FileRequest {
+  const h = req.headers;
+  return {
+    method,
+    ifMatch: h['if-match'],
+    ifNoneMatch: h['if-none-match'],
+    ifModifiedSince: h['if-modified-since'],
+    ifUnmodifiedSince: h['if-unmodified-since'],
+    range: h.range,
+    ifRange: headerText(h['if-range']),
+  };
+}
+
+
+/** Resolves to undefined when the file does not exist; any other failure is thrown. */
+async function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
+  try {
+    return await pending;
+  } catch (err) {
+    if (classifyFileError(errorCode(err)) === 'missing') return undefined;
+    throw err;
+  }
+}
+
+
+// The callback API on plain descriptors: lighter per call than FileHandle, which matters on a
+// path of four file-system calls per request.
+
+function realPath(path: string): Promise<string> {
+  return new Promise((ok, fail) => realpath.native(path, (err, real) => (err ? fail(err) : ok(real))));
+}
+
+function openFile(path: string): Promise<number> {
+  return new Promise((ok, fail) => open(path, OPEN_FLAGS, (err, fd) => (err ? fail(err) : ok(fd))));
+}
+
+function statFile(fd: number): Promise<BigIntStats> {
+  return new Promise((ok, fail) => fstat(fd, { bigint: true }, (err, stats) => (err ? fail(err) : ok(stats))));
+}
+
+function readInto(fd: number, buffer: Buffer, offset: number, position: number): Promise<number> {
+  return new Promise((ok, fail) =>
+    read(fd, buffer, offset, buffer.length - offset, position, (err, n) => (err ? fail(err) : ok(n))),
+  );
+}
+
+/**
+ * Closes a descriptor without waiting: the answer need not wait for it, and the number is
+ * never used again. Closing a read-only descriptor of a regular file cannot lose data, so
+ * there is nothing to report if it fails; `closed` is told either way.
+ */
+function closeFile(fd: number, closed: () => void): void {
+  close(fd, () => closed());
+}

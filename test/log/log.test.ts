@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { createStreamLogger, createTimestamper, escapeControl, formatLine, formatTimestamp, MAX_LINE_BYTES } from '../../src/log/index.js';
+
+describe('formatTimestamp', () => {
+  it('writes Madrid local time in winter (UTC+1)', () => {
+    assert.equal(formatTimestamp(Date.UTC(2026, 0, 15, 23, 30, 5), 'Europe/Madrid'), '2026-01-16 00:30:05');
+  });
+  it('writes Madrid local time in summer (UTC+2)', () => {
+    assert.equal(formatTimestamp(Date.UTC(2026, 6, 1, 21, 59, 59), 'Europe/Madrid'), '2026-07-01 23:59:59');
+  });
+  it('writes midnight as 00, not 24', () => {
+    assert.equal(formatTimestamp(Date.UTC(2026, 6, 1, 22, 0, 0), 'Europe/Madrid'), '2026-07-02 00:00:00');
+  });
+});
+
+describe('escapeControl', () => {
+  it('escapes CR, LF and tab by name', () => assert.equal(escapeControl('a\r\nb\tc'), 'a\\r\\nb\\tc'));
+  it('escapes ESC, NUL, DEL, C1 and line separators by code', () => {
+    assert.equal(escapeControl('\u001b[31m\u0000\u007f\u0085\u2028'), '\\u001b[31m\\u0000\\u007f\\u0085\\u2028');
+  });
+  it('leaves printable text alone', () => assert.equal(escapeControl('Año "€" <b>'), 'Año "€" <b>'));
+  it('passes U+FFFD (an invalid byte decoded) through unescaped', () => {
+    assert.equal(escapeControl('a\uFFFD\uFFFDb\u0080'), 'a\uFFFD\uFFFDb\\u0080');
+  });
+  it('escapes 64 KiB of control characters in linear time', () => {
+    const message = '\u0080'.repeat(65_536);
+    const started = performance.now();
+    const escaped = escapeControl(message);
+    assert.equal(escaped.length, 6 * 65_536);
+    assert.equal(escaped.slice(0, 12), '\\u0080\\u0080');
+    assert.ok(performance.now() - started < 200, `took ${performance.now() - started} ms`);
+  });
+});
+
+describe('formatLine', () => {
+  it('writes one whole line', () => {
+    assert.equal(
+      formatLine('2026-11-22 03:00:00', 'request', 'ERROR', 'No route found for "GET /x\nforged"'),
+      '2026-11-22 03:00:00 request.ERROR: No route found for "GET /x\\nforged"\n',
+    );
+  });
+
+  const TS = '2026-11-22 03:00:00';
+  const HEAD = `${TS} request.ERROR: `; // 35 bytes
+
+  it('keeps a line of exactly MAX_LINE_BYTES whole', () => {
+    const message = 'a'.repeat(MAX_LINE_BYTES - HEAD.length - 1);
+    const line = formatLine(TS, 'request', 'ERROR', message);
+    assert.equal(line, `${HEAD}${message}\n`);
+    assert.equal(Buffer.byteLength(line), 8192);
+  });
+
+  it('cuts a 100 KB message to an 8 KiB line ending in a marker with the bytes cut', () => {
+    const line = formatLine(TS, 'request', 'ERROR', 'x'.repeat(100_000));
+    // 35 (head) + 8135 kept + 21 (marker, "…" is 3 bytes) + 1 (newline) = 8192
+    assert.equal(Buffer.byteLength(line), 8192);
+    assert.ok(line.startsWith(`${HEAD}${'x'.repeat(8135)}…`), line.slice(0, 60));
+    assert.equal(line.slice(HEAD.length + 8135), '… [91865 bytes cut]\n');
+  });
+
+  it('cuts a multi-byte message between characters, never inside one', () => {
+    const line = formatLine(TS, 'request', 'ERROR', `a${'€😀'.repeat(5_000)}`);
+    const bytes = Buffer.from(line);
+    assert.ok(bytes.byteLength <= 8192, `${bytes.byteLength} bytes`);
+    assert.equal(bytes.toString('utf8'), line, 'not valid UTF-8');
+    assert.doesNotMatch(line, /\uFFFD/);
+    const kept = line.slice(HEAD.length, line.indexOf('…'));
+    assert.match(kept, /^a(€😀)*€?$/u);
+    const cut = Number(/… \[(\d+) bytes cut\]\n$/.exec(line)?.[1]);
+    assert.equal(Buffer.byteLength(kept) + cut, 1 + 5_000 * 7);
+  });
+
+  it('cuts escaped control characters between escapes, never inside one', () => {
+    const line = formatLine(TS, 'request', 'ERROR', `GET /${'\u0080'.repeat(16_384)}`);
+    // 8156 bytes of room less a 21-byte marker: "GET /" and 1355 whole escapes (8135 bytes),
+    // 98,309 - 8135 = 90,174 escaped bytes cut.
+    assert.equal(Buffer.byteLength(line), 8192);
+    assert.ok(line === `${HEAD}GET /${'\\u0080'.repeat(1355)}… [90174 bytes cut]\n`, line.slice(-60));
+  });
+
+  it('cuts an escape whole when only part of it would fit', () => {
+    const line = formatLine(TS, 'request', 'ERROR', `${'a'.repeat(8133)}\u0001${'b'.repeat(100)}`);
+    // 8135 bytes fit before the marker: the 6-byte "\u0001" does not, so it goes whole.
+    assert.ok(line === `${HEAD}${'a'.repeat(8133)}… [106 bytes cut]\n`, line.slice(-60));
+  });
+});
+
+describe('createTimestamper', () => {
+  it('gives the same text within a second and the next one after', () => {
+    const stamp = createTimestamper('UTC');
+    const t = Date.UTC(2026, 0, 1, 0, 0, 0);
+    assert.equal(stamp(t + 10), '2026-01-01 00:00:00');
+    assert.equal(stamp(t + 999), '2026-01-01 00:00:00');
+    assert.equal(stamp(t + 1000), '2026-01-01 00:00:01');
+  });
+});
+
+describe('createStreamLogger', () => {
+  it('writes formatted lines with the injected clock', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const logger = createStreamLogger(stream, 'Europe/Madrid', () => Date.UTC(2026, 2, 29, 1, 0, 0));
+    logger.log('app', 'ERROR', 'one');
+    await logger.flush();
+    assert.equal(chunks.join(''), '2026-03-29 03:00:00 app.ERROR: one\n');
+  });
+});

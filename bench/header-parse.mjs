@@ -10,7 +10,8 @@
 // time is the fastest of a few runs, so a busy machine does not make a linear parser look slow.
 import './lib/reference-node.mjs';
 import { parseConfig } from '../src/config/config.ts';
-import { hostnameOf, isValidHost } from '../src/http/hosts.ts';
+import { hostnameOf } from '../src/http/hosts.ts';
+import { isValidHost } from '../src/config/trusted-hosts.ts';
 import { bearerToken } from '../src/jwt/index.ts';
 import { negotiate, parseAccept } from '../src/http/negotiation.ts';
 import { resolveClientIp } from '../src/http/proxies.ts';

@@ -15,8 +15,8 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import jpegJs from 'jpeg-js';
-import { JpegEncoder } from '../src/posterEncoder/jpeg/encode.ts';
-import { makeImage, IMAGE_KINDS } from '../test/posterEncoder/jpeg/images.ts';
+import { JpegEncoder } from '../src/jpeg/encode.ts';
+import { makeImage, IMAGE_KINDS } from '../test/jpeg/images.ts';
 import { progress, writeResultsSection } from './lib/results.mjs';
 
 const WIDTH = 1125;

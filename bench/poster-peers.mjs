@@ -239,7 +239,7 @@ function section(results, floor, together) {
       `(CPU time ${(ours.cpu / skia.cpu).toFixed(2)}x); peak RSS ${rssRatio.toFixed(2)}x Skia's (goal at most ${GOALS.rss}x): ${met(rssRatio <= GOALS.rss)}. ` +
       `A process that loads nothing peaks at ${f(floor.peakRss)} MiB (node itself). ` +
       `Every peer encodes 4:2:0; ours encoding 4:2:0 too, the same encode work, takes ${(results.find((r) => r.name === 'ours-420').median / skia.median).toFixed(2)}x Skia's time. ` +
-      'The service keeps 4:4:4: its coloured text is 7 dB closer to the drawn pixels (src/posterEncoder/poster.ts).',
+      'The service keeps 4:4:4: its coloured text is 7 dB closer to the drawn pixels (src/render/poster.ts).',
     '',
     `At the same instant (ours and Skia in two processes on core 0, ${together.length} rounds of ${SAME_INSTANT_SECONDS} s, ` +
       `each process warmed up by ${WARMUP} renders first): ours' CPU per render ÷ Skia's ` +

@@ -10,10 +10,10 @@ import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import {
   drawPoster, encodePoster, POSTER_SUBSAMPLING, PosterRenderer,
-} from '../src/posterEncoder/poster.ts';
+} from '../src/render/poster.ts';
 import { loadPosterFonts } from '../src/poster/fonts.ts';
 import { checkPosterSpec as normalizePosterSpec } from '../src/poster/library.ts';
-import { planText } from '../src/posterEncoder/design.ts';
+import { planText } from '../src/render/design.ts';
 import { writeResultsSection } from './lib/results.mjs';
 import { TYPICAL_POSTER_SPEC } from './lib/typical-poster.mjs';
 

@@ -9,10 +9,10 @@ export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogL
 export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log/index.js';
 export { logFileName, nextMidnight, pruneList } from './log/index.js';
 export type { AccessLog, AccessRecord } from './log/index.js';
-export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './posterEncoder/jpeg/encode.js';
-export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/library.js';
-export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './posterEncoder/poster.js';
-export { posterSchema } from './posterEncoder/schema.js';
+export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './jpeg/index.js';
+export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/index.js';
+export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './render/index.js';
+export { posterSchema } from './render/index.js';
 export {
   validatePosterSpec,
   type PosterSpec,
@@ -20,5 +20,5 @@ export {
   type Shape,
   type SpecError,
   type ValidationResult,
-} from './posterEncoder/spec.js';
+} from './render/index.js';
 export { issueToken, verifyToken, loadKeyPair, generateKeyPairPem, type KeyPair } from './jwt/index.js';

@@ -9,20 +9,13 @@ import { createServer } from './util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createApp } from './app/index.js';
-import { createClientErrorHandler } from './http/client-errors.js';
+import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody } from './http/index.js';
 import type { ListeningMessage } from './cluster.js';
-import { answerConnectWith } from './http/connect.js';
-import { DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts } from './http/connections.js';
-import { CountedRequest, createResponseClass } from './http/early-close.js';
-import { listen } from './http/listen.js';
-import { createRequestIdSource } from './http/request-id.js';
-import { boundPipelining } from './http/pipelining.js';
-import { sendBody } from './http/response.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
 import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
-import type { PosterService } from './poster/service.js';
+import type { PosterService } from './poster/index.js';
 import { createOperability, type AdminListener } from './ops/index.js';
 
 export { createConfiguredFileLogger } from './log/index.js';
@@ -161,7 +154,7 @@ async function loadPosterService(
   logger: Logger,
   renderPool: StartOptions['renderPool'],
 ): Promise<PosterService> {
-  const { createPosterService } = await import('./poster/service.js');
+  const { createPosterService } = await import('./poster/index.js');
   return createPosterService({ config, clock, say, logger, renderPool });
 }
 

@@ -7,6 +7,7 @@
  * - doors: for a folder `X/` with an `X/index.ts`, a file outside `X/` imports `X/index.ts`, never
  *   another file inside `X/`, and no file inside `X/` imports `X/index.ts`;
  * - the root of src/ holds at most the library API, the process entry, the cluster primary;
+ * - layers: each folder imports only from folders of a lower layer (LAYERS below);
  * - the core (`problem.ts`, `router.ts`) imports nothing from the edge (`http/`);
  * - no module state: a top-level binding, exported or not, is refused when it is
  *     `let` or `var`;
@@ -160,6 +161,41 @@ function rootOffences(files: readonly string[]): Offence[] {
     .map((f) => ({ key: `${f} › root › ${f}`, message: `${f}:1 [root] stands at the root of src/; put it in the folder of its concern` }));
 }
 
+/**
+ * The layers, lowest first: a file imports only from its own folder or a lower layer, never
+ * from one beside it or above it. `index` and `server` are the library API and the process entry.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['util'],
+  ['core', 'config', 'metrics', 'jpeg'],
+  ['log', 'store', 'redis', 'render', 'jwt'],
+  ['http'],
+  ['static', 'poster'],
+  ['app'],
+  ['profiler', 'ops'],
+  ['cli', 'cluster'],
+  ['server'],
+  ['index'],
+];
+const RANK: ReadonlyMap<string, number> = new Map(LAYERS.flatMap((names, rank) => names.map((name) => [name, rank] as const)));
+
+/** `src/http/request.ts` -> `http`, `src/server.ts` -> `server`. */
+const unitOf = (file: string) => file.split('/')[1]!.replace(/\.ts$/, '');
+
+/** Imports that go up a layer or across to another folder of the same layer; folders with no layer. */
+function layerOffences(files: readonly string[], imports: readonly Import[]): Offence[] {
+  const unlisted = [...new Set(files.map(unitOf))].filter((unit) => !RANK.has(unit));
+  const offences: Offence[] = unlisted.map((unit) => ({ key: `src/${unit} › layer › none`, message: `src/${unit}:1 [layer] has no layer; add it to LAYERS` }));
+  for (const { from, to, line } of imports) {
+    const [a, b] = [unitOf(from), unitOf(to)];
+    if (a === b || !RANK.has(a) || !RANK.has(b)) continue;
+    if (RANK.get(b)! >= RANK.get(a)!) {
+      offences.push({ key: `${from} › layer › ${to}`, message: `${from}:${line} [layer] imports ${to}; ${a}/ may import only from a lower layer than its own` });
+    }
+  }
+  return offences;
+}
+
 /** The core's imports from the edge. */
 function coreOffences(imports: readonly Import[]): Offence[] {
   return imports
@@ -250,6 +286,7 @@ function auditSources(): Offence[] {
     ...cycles(files, imports),
     ...doorOffences(files, imports),
     ...rootOffences(files),
+    ...layerOffences(files, imports),
     ...coreOffences(imports),
     ...files.flatMap((f) => stateOffences(f, sources.get(f)!)),
   ];
@@ -259,7 +296,7 @@ describe('the architecture of src/', () => {
   const offences = auditSources();
   const pending = new Set(PENDING_IN_OTHER_BRANCHES);
 
-  it('has no import cycle, no import around or back through a door, no core import of the edge, no module state', () => {
+  it('has no import cycle, no import around or back through a door, no upward import, no core import of the edge, no module state', () => {
     const unexpected = offences.filter((o) => !pending.has(o.key)).map((o) => o.message);
     assert.deepEqual(unexpected, [], `\n${unexpected.join('\n')}\n`);
   });

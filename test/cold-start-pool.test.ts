@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createRenderPool } from '../src/poster/pool.js';
-import { validatePosterSpec } from '../src/posterEncoder/spec.js';
+import { validatePosterSpec } from '../src/render/spec.js';
 
 const spec = (title: string) => {
   const checked = validatePosterSpec({ title });

@@ -46,7 +46,7 @@ describe('cold start', () => {
     assert.ok(urls.some((u) => u.endsWith(`/${moduleFile('server')}`)), `the hook recorded ${urls.length} modules`);
     // Without ADMIN_PORT the metrics and the operator's listener are not loaded either.
     const lazy = [
-      `${tree}/posterEncoder/`, `${tree}/poster/`, `${tree}/jwt/`,
+      `${tree}/render/`, `${tree}/jpeg/`, `${tree}/poster/`, `${tree}/jwt/`,
       `${tree}/metrics/`, ...['listener', 'readiness', 'cluster-link', 'cluster-admin', 'process-admin', 'service-metrics'].map((name) => moduleFile(`ops/${name}`)),
     ];
     for (const needle of ['/node_modules/jose/', ...lazy.map((path) => `/${path}`), 'node:crypto']) {

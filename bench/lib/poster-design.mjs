@@ -3,7 +3,7 @@
 // come from our own layout (planText), so every peer draws the very same lines; what differs
 // between them is only how each rasterises, composites and encodes. Our code comes from the
 // compiled dist/, the build the renderers' processes run.
-import { planText, POSTER_HEIGHT, POSTER_WIDTH } from '../../dist/posterEncoder/design.js';
+import { planText, POSTER_HEIGHT, POSTER_WIDTH } from '../../dist/render/design.js';
 
 /** Where left-aligned lines start (design.ts's margin). */
 const LEFT_MARGIN = 100;

@@ -3,9 +3,8 @@
  * request and never knows what it does. Like a diagnostics channel, but typed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Handler } from '../http/handler.js';
+import type { Handler, RequestContext } from '../http/index.js';
 import { type SourceLink, MethodNotAllowed, RouteNotFound, type Problem, type ProblemDocument, type Route } from '../core/index.js';
-import type { RequestContext } from '../http/request.js';
 import type { LogLevel } from '../log/index.js';
 
 /** The controller id of the fallback problem handler, which answers every unmatched request. */

@@ -8,17 +8,13 @@ import type { AppObserver } from './app-observer.js';
 import { type Config, createSecretMasker } from '../config/index.js';
 import type { ServiceDocumentSource } from '../store/index.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
-import type { Handler } from '../http/handler.js';
-import { createNegotiator } from '../http/negotiation.js';
-import { LastHost, resolveRequest, underNamespace, type RequestContext } from '../http/request.js';
-import { createRequestIdSource } from '../http/request-id.js';
-import { echoRequestId, frameForWireMethod, sendBody } from '../http/response.js';
+import { type Handler, createNegotiator, LastHost, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
 import type { Logger } from '../log/index.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound, compileRoutes, matchRoute, type Route } from '../core/index.js';
 import { createProblemResponder } from './problem-responder.js';
 import { STATIC_METHODS, createStaticHandler } from '../static/index.js';
 
-export type { Handler, HandlerMatch } from '../http/handler.js';
+export type { Handler, HandlerMatch } from '../http/index.js';
 export { FALLBACK_CONTROLLER, type AppObserver } from './app-observer.js';
 
 /** Watches one request of the app until its answer ends (the access log, the metrics). */

@@ -6,10 +6,8 @@ import type { ServerResponse } from 'node:http';
 import type { Config } from '../config/index.js';
 import { buildEntryPoint, renderEntryPoint } from './entry-point.js';
 import { DEFAULT_SERVICE_DOCUMENT, type ServiceDocument, type ServiceDocumentSource } from '../store/index.js';
-import type { Handler } from '../http/handler.js';
+import { type Handler, type RequestContext, writeFramedHead, type HeaderList } from '../http/index.js';
 import type { Representation } from '../core/index.js';
-import type { RequestContext } from '../http/request.js';
-import { writeFramedHead, type HeaderList } from '../http/response.js';
 
 interface Rendered {
   readonly doc: ServiceDocument;

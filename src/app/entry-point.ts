@@ -4,7 +4,7 @@
  */
 import type { Namespaces } from '../config/index.js';
 import { escapeHtml, renderPage, type Representation } from '../core/index.js';
-import { namespaceUrl } from '../http/request.js';
+import { namespaceUrl } from '../http/index.js';
 import { PUBLIC_NAMESPACES, type ServiceDocument } from '../store/index.js';
 
 export interface EntryPoint {

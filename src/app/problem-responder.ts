@@ -10,8 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
 import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
-import { namespaceUrl, type RequestContext } from '../http/request.js';
-import { createHttpDateFormatter, sendBody } from '../http/response.js';
+import { namespaceUrl, type RequestContext, createHttpDateFormatter, sendBody } from '../http/index.js';
 import type { Logger, LogLevel } from '../log/index.js';
 import { InternalError, PlainProblemPages, buildProblemDocument, notFoundCachePolicy, problemHeaders, problemVary, renderProblem, type Problem, type ProblemDocument, type ProblemPageContext, type Representation } from '../core/index.js';
 

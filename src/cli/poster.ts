@@ -12,8 +12,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { runIfMain } from '../util/main-module.js';
-import { writePoster } from '../poster/library.js';
-import { validatePosterSpec } from '../posterEncoder/spec.js';
+import { writePoster } from '../poster/index.js';
+import { validatePosterSpec } from '../render/index.js';
 
 const USAGE = `usage: poster --title T [options]
 

@@ -11,9 +11,9 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { parseTrustedProxies, type TrustedProxies } from '../http/proxies.js';
-import { parseTrustedHosts, type HostMatcher } from '../http/hosts.js';
-import { parseCorsOrigins, type CorsOrigins } from '../http/cors.js';
+import { parseCorsOrigins, type CorsOrigins } from './cors-origins.js';
+import { parseTrustedHosts, type HostMatcher } from './trusted-hosts.js';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 import { errorCode } from '../util/errno.js';
 import { parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 

@@ -1,3 +1,13 @@
+/**
+ * Settings: env files and the environment read into one frozen, validated `Config`, with the
+ * parsers of the settings that have a syntax of their own (trusted proxies and hosts, CORS
+ * origins, the Redis URL) and the masker that keeps the secret settings out of every answer
+ * and log line.
+ */
 export { type Config, ConfigError, DEFAULT_LOG_MAX_BYTES, loadConfig, type Namespace, type Namespaces, parseConfig, SECRET_SETTINGS } from './config.js';
 export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 export { createSecretMasker, mapEveryString, MASK } from './secrets.js';
+export { type AddressRange, type TrustedProxies, parseAddress, parseRange, parseTrustedProxies, rangeContains } from './trusted-proxies.js';
+export { type HostMatcher, backtrackingRisk, parseTrustedHosts } from './trusted-hosts.js';
+export { type CorsOrigins, MAX_CORS_ORIGINS, parseCorsOrigins } from './cors-origins.js';
+export { isValidHost } from './trusted-hosts.js';

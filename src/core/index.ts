@@ -1,3 +1,7 @@
+/**
+ * The core: problems (RFC 9457) and their catalogue, the router, the representations a client
+ * may ask for, and the small HTML the service writes. It imports nothing from the edge (`http/`).
+ */
 export { escapeHtml, renderPage, renderStack, type SourceLink } from './html.js';
 export { buildProblemDocument, InternalError, MethodNotAllowed, notFoundCachePolicy, PlainProblemPages, Problem, type ProblemCode, type ProblemDocument, problemHeaders, type ProblemPageContext, problemVary, renderProblem, RouteNotFound } from './problem.js';
 export { type Representation } from './representation.js';

@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config, Namespace } from '../config/index.js';
-import { hostnameOf, isValidHost } from './hosts.js';
+import { type Config, type Namespace, isValidHost } from '../config/index.js';
+import { hostnameOf } from './hosts.js';
 import { headerText } from './header-value.js';
 import { failed, succeeded, type Result } from '../util/result.js';
 import { type Problem, splitPath } from '../core/index.js';

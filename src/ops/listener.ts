@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from '../util/node-http.js';
 import type { AddressInfo } from 'node:net';
-import { listen } from '../http/listen.js';
+import { listen } from '../http/index.js';
 import type { ReadinessReport } from './readiness.js';
 
 /** What the listener serves; its owner (a single process or the cluster primary) provides it. */

@@ -10,7 +10,7 @@ import type { AdminListener } from './listener.js';
 import type { Config } from '../config/index.js';
 import type { ServiceDocumentSource } from '../store/index.js';
 import type { AccessLog, LineCounts } from '../log/index.js';
-import type { PosterService } from '../poster/service.js';
+import type { PosterService } from '../poster/index.js';
 import type { ProcessAdmin } from './process-admin.js';
 import type { OutcomeListener, OutcomeWatch } from './request-outcome.js';
 

@@ -13,7 +13,7 @@ import type { Config } from '../config/index.js';
 import type { ServiceDocumentSource } from '../store/index.js';
 import type { LineCounts } from '../log/index.js';
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from '../metrics/index.js';
-import type { PosterService } from '../poster/service.js';
+import type { PosterService } from '../poster/index.js';
 import { countConnections, createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
 
 export interface ProcessAdminOptions {

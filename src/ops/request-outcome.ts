@@ -6,10 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { headerText } from '../http/header-value.js';
-import { unmapV4 } from '../http/proxies.js';
-import type { RequestContext } from '../http/request.js';
-import { answeredBodyBytes } from '../http/response.js';
+import { headerText, unmapV4, type RequestContext, answeredBodyBytes } from '../http/index.js';
 import type { AccessRecord } from '../log/index.js';
 import type { WatchRequest } from '../app/index.js';
 

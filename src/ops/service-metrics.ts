@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AccessRecord, LineCounts } from '../log/index.js';
 import { createProcessMetrics, MetricsRegistry } from '../metrics/index.js';
-import type { RenderResult } from '../poster/pool.js';
+import type { RenderResult } from '../poster/index.js';
 
 /** Methods counted by name; any other a client sends is counted as `other` (no unbounded labels). */
 const COUNTED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE', '-']);

@@ -12,21 +12,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
-import type { Handler } from '../http/handler.js';
+import { type Handler, corsAnswerHeaders, corsPreflightHeaders, namespaceUrl, type RequestContext, UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody, sendBody, type HeaderList } from '../http/index.js';
 import { Unauthorized } from '../jwt/index.js';
 import type { Config } from '../config/index.js';
-import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf } from '../posterEncoder/poster.js';
-import { POSTER_SCHEMA_PATH, posterSchema } from '../posterEncoder/schema.js';
-import { validatePosterSpec } from '../posterEncoder/spec.js';
+import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf, POSTER_SCHEMA_PATH, posterSchema, validatePosterSpec } from '../render/index.js';
 import { writePosterFile } from './files.js';
 import type { RenderPool } from './pool.js';
-import type { RateLimiter, StoreCount } from './limits.js';
-import { fileSize } from './quota.js';
+import { type RateLimiter, type StoreCount, fileSize } from './limits/index.js';
 import { InternalError, MethodNotAllowed, Problem, type Route } from '../core/index.js';
-import { corsAnswerHeaders, corsPreflightHeaders } from '../http/cors.js';
-import { namespaceUrl, type RequestContext } from '../http/request.js';
-import { UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody } from '../http/request-body.js';
-import { sendBody, type HeaderList } from '../http/response.js';
 
 export const POSTER_BODY_LIMIT = 64 * 1024;
 /** What the poster route answers, in the order `Allow` lists them (OPTIONS as `/` answers it). */

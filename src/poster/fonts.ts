@@ -1,14 +1,13 @@
 /**
  * The fonts that ship with the package (`assets/fonts/`, DejaVu Sans; licence in
  * `assets/fonts/LICENSE-DejaVu.txt`), each read and parsed once per FontLoader. This is the file
- * system's side of posters: the encoder under `posterEncoder/` is handed the parsed faces.
+ * system's side of posters: the renderer under `render/` is handed the parsed faces.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PosterFonts } from '../posterEncoder/design.js';
-import { Font } from '../posterEncoder/font/font.js';
+import { type PosterFonts, Font } from '../render/index.js';
 
 /** The faces a poster uses. */
 export type FontFace = 'regular' | 'bold';

@@ -3,8 +3,7 @@
  * faces are loaded once, and the file goes to `<publicDir>/posters/<hash>.jpg` atomically.
  */
 import { join } from 'node:path';
-import { posterFileNameOf, renderPosterJpeg } from '../posterEncoder/poster.js';
-import { validatePosterSpec, type PosterSpec, type PosterSpecInput, type SpecError } from '../posterEncoder/spec.js';
+import { posterFileNameOf, renderPosterJpeg, validatePosterSpec, type PosterSpec, type PosterSpecInput, type SpecError } from '../render/index.js';
 import { writePosterFile } from './files.js';
 import { loadPosterFonts } from './fonts.js';
 

@@ -7,7 +7,7 @@ import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PosterSpec } from '../posterEncoder/spec.js';
+import type { PosterSpec } from '../render/index.js';
 import { Problem } from '../core/index.js';
 
 export interface RenderJob {

@@ -10,15 +10,13 @@
  */
 import type { Config } from '../config/index.js';
 import { DEFAULT_SERVICE_DOCUMENT } from '../store/index.js';
-import type { Handler } from '../http/handler.js';
+import type { Handler } from '../http/index.js';
 import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt/index.js';
 import type { Route } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import { join } from 'node:path';
 import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
-import type { RateLimiter, StoreCount } from './limits.js';
-import { PosterUsage } from './quota.js';
-import { PosterRateLimiter } from './rate.js';
+import { type RateLimiter, type StoreCount, PosterUsage, PosterRateLimiter, loadSharedLimits } from './limits/index.js';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from './pool.js';
 
 export interface PosterServiceOptions {
@@ -61,7 +59,7 @@ interface PosterLimits {
 async function createLimits(config: Config, logger: Pick<Logger, 'log'>, clock: () => number): Promise<PosterLimits> {
   const postersDir = join(config.publicDir, POSTERS_DIR);
   if (config.redis !== undefined) {
-    const { createSharedLimits } = await import('./shared-limits.js');
+    const { createSharedLimits } = await loadSharedLimits();
     const shared = createSharedLimits({ endpoint: config.redis, rateLimit: config.posterRateLimit, postersDir, maxBytes: config.posterMaxBytes, logger, clock });
     return { rate: shared.rate, store: shared.store, check: () => shared.check(), refusals: () => shared.refusals(), close: () => shared.close() };
   }

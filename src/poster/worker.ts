@@ -5,7 +5,7 @@
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { FontLoader } from './fonts.js';
-import { PosterRenderer } from '../posterEncoder/poster.js';
+import { PosterRenderer } from '../render/index.js';
 import type { RenderJob, RenderReply } from './pool.js';
 
 /** Answers the jobs sent to `port`; the faces, canvas and encoder buffers serve every poster. */

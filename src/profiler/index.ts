@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FALLBACK_CONTROLLER, type AppObserver } from '../app/index.js';
 import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
-import type { RequestContext } from '../http/request.js';
+import type { RequestContext } from '../http/index.js';
 import type { ProblemDocument } from '../core/index.js';
 import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker } from './kept.js';
 import { linkToPrimary } from './primary-link.js';

@@ -4,7 +4,7 @@
  * leaves a marker where it was.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { headerText } from '../http/header-value.js';
+import { headerText } from '../http/index.js';
 import { MASK } from '../config/index.js';
 
 /** Any one text a profile keeps (a header, a path, a log line, a problem member) is cut here. */

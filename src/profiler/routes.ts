@@ -7,9 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { SECRET_SETTINGS, type Config, MASK, createSecretMasker, describeEndpoint } from '../config/index.js';
 import { type SourceLink, Problem, type Route } from '../core/index.js';
-import type { Handler } from '../http/handler.js';
-import type { RequestContext } from '../http/request.js';
-import { sendBody } from '../http/response.js';
+import { type Handler, type RequestContext, sendBody } from '../http/index.js';
 import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import {

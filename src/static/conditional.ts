@@ -3,10 +3,9 @@
  * Last-Modified of a file, entity-tag lists, and the evaluation order of RFC 9110 13.2.2.
  * Every header value is scanned by hand in one forward pass.
  */
-import { parseHttpDate } from '../http/http-date.js';
-import { skipOws, trimOws } from '../http/scan.js';
+import { parseHttpDate, skipOws, trimOws } from '../http/index.js';
 
-export { formatHttpDate, parseHttpDate } from '../http/http-date.js';
+export { formatHttpDate, parseHttpDate } from '../http/index.js';
 
 /** The validators of one file. */
 export interface Validators {

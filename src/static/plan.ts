@@ -5,7 +5,7 @@
  */
 import { evaluatePreconditions, formatHttpDate, ifRangeHolds, type ConditionalFields, type Validators } from './conditional.js';
 import { decideRange } from './ranges.js';
-import type { HeaderList } from '../http/response.js';
+import type { HeaderList } from '../http/index.js';
 import { unreachable } from '../util/unreachable.js';
 
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=3600';

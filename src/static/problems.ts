@@ -3,7 +3,7 @@
  * The app renders them like every other problem (SPEC 4).
  */
 import { Problem } from '../core/index.js';
-import { decodeUtf8 } from '../http/request.js';
+import { decodeUtf8 } from '../http/index.js';
 
 /** A Range value longer than this is cut in the message, so a 16 KiB header cannot bloat a log line. */
 export const MAX_RANGE_IN_DETAIL = 200;

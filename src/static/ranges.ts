@@ -4,7 +4,7 @@
  * answered with the whole representation, which RFC 9110 14.2 allows ("a server MAY ignore
  * the Range header field").
  */
-import { isOws, skipDigits, skipOws } from '../http/scan.js';
+import { isOws, skipDigits, skipOws } from '../http/index.js';
 
 /** What to send for a Range header. `end` is inclusive, as in Content-Range. */
 export type RangeDecision =

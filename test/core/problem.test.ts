@@ -9,9 +9,9 @@ import { InvalidJson, PayloadTooLarge, UnsupportedMediaType } from '../../src/ht
 import { Unauthorized } from '../../src/jwt/index.js';
 import { InvalidPosterSpec } from '../../src/poster/api.js';
 import { RenderQueueFull } from '../../src/poster/pool.js';
-import { LimitsUnavailable } from '../../src/poster/limits.js';
-import { InsufficientStorage } from '../../src/poster/quota.js';
-import { TooManyRequests } from '../../src/poster/rate.js';
+import { LimitsUnavailable } from '../../src/poster/limits/limits.js';
+import { InsufficientStorage } from '../../src/poster/limits/quota.js';
+import { TooManyRequests } from '../../src/poster/limits/rate.js';
 import { FileCannotBeOpened, TokenNotFound } from '../../src/profiler/routes.js';
 import { PreconditionFailed, RangeNotSatisfiable } from '../../src/static/problems.js';
 import { StoreNotWritable } from '../../src/store/index.js';

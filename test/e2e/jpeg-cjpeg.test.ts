@@ -11,13 +11,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { rgbToGrey } from '../../src/posterEncoder/jpeg/color.js';
-import { encodeJpeg } from '../../src/posterEncoder/jpeg/encode.js';
-import { colourCases, conversionCases, greyCases, posterCases, type JpegCase } from '../posterEncoder/jpeg/cases.js';
-import type { TestImage } from '../posterEncoder/jpeg/images.js';
+import { rgbToGrey } from '../../src/jpeg/color.js';
+import { encodeJpeg } from '../../src/jpeg/encode.js';
+import { colourCases, conversionCases, greyCases, posterCases, type JpegCase } from '../jpeg/cases.js';
+import type { TestImage } from '../jpeg/images.js';
 import {
   cjpegArgs, firstDifference, fromFirstDqt, runTool, segments, toNetpbm, withoutComment, withTempDir,
-} from '../posterEncoder/jpeg/tools.js';
+} from '../jpeg/tools.js';
 
 const greyOf = (rgb: TestImage): TestImage => ({ ...rgb, channels: 1, data: rgbToGrey(rgb.data, 3) });
 

@@ -11,11 +11,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { rgbToGrey } from '../../src/posterEncoder/jpeg/color.js';
-import { encodeJpeg } from '../../src/posterEncoder/jpeg/encode.js';
-import { colourCases, conversionCases, greyCases, posterCases, type JpegCase } from '../posterEncoder/jpeg/cases.js';
-import type { TestImage } from '../posterEncoder/jpeg/images.js';
-import { parseNetpbm, psnr, runTool, toNetpbm, withTempDir } from '../posterEncoder/jpeg/tools.js';
+import { rgbToGrey } from '../../src/jpeg/color.js';
+import { encodeJpeg } from '../../src/jpeg/encode.js';
+import { colourCases, conversionCases, greyCases, posterCases, type JpegCase } from '../jpeg/cases.js';
+import type { TestImage } from '../jpeg/images.js';
+import { parseNetpbm, psnr, runTool, toNetpbm, withTempDir } from '../jpeg/tools.js';
 
 const greyOf = (rgb: TestImage): TestImage => ({ ...rgb, channels: 1, data: rgbToGrey(rgb.data, 3) });
 

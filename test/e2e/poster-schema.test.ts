@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { posterSchema } from '../../src/posterEncoder/schema.js';
-import { validatePosterSpec } from '../../src/posterEncoder/spec.js';
+import { posterSchema } from '../../src/render/schema.js';
+import { validatePosterSpec } from '../../src/render/spec.js';
 import { runProgram } from '../helpers/programs.js';
 
 /** Debian's interpreter, which sees Debian's python3-jsonschema. */

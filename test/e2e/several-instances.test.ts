@@ -21,7 +21,7 @@ import { after, before, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTER_RATE_DIR, POSTERS_DIR } from '../../src/poster/api.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';
-import { RATE_WINDOW_MS } from '../../src/poster/rate.js';
+import { RATE_WINDOW_MS } from '../../src/poster/limits/rate.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { freePort, mainConfig, PROXY_ADDRESS, renderSite, startNginx, writeThrowAwayCertificate, stopNginxAndInstances, type RunningNginx } from './nginx-helpers.js';
 

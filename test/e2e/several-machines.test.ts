@@ -24,7 +24,7 @@ import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTERS_DIR } from '../../src/poster/api.js';
 import type { PosterSpecInput } from '../../src/index.js';
 import { posterFileName, renderPoster } from '../../src/poster/library.js';
-import { RATE_WINDOW_MS } from '../../src/poster/rate.js';
+import { RATE_WINDOW_MS } from '../../src/poster/limits/rate.js';
 import { runServerProgram, type ServerProgram } from '../helpers/service.js';
 import { createLab, inNamespace, startRedisIn, type LabHost, type LabRedis } from './netns-helpers.js';
 import { freePort, mainConfig, renderSite, startNginx, stopNginxAndInstances, writeThrowAwayCertificate, type RunningNginx } from './nginx-helpers.js';

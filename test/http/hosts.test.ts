@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backtrackingRisk, hostnameOf, isValidHost, parseTrustedHosts } from '../../src/http/hosts.js';
+import { hostnameOf } from '../../src/http/hosts.js';
+import { isValidHost, backtrackingRisk, parseTrustedHosts } from '../../src/config/index.js';
 
 describe('isValidHost', () => {
   for (const host of ['example.org', 'example.org:8080', '127.0.0.1:80', '[::1]', '[2001:db8::1]:443', 'localhost']) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isTrustedPeer, parseAddress, parseRange, parseTrustedProxies, rangeContains, resolveClientIp } from '../../src/http/proxies.js';
+import { isTrustedPeer, resolveClientIp } from '../../src/http/proxies.js';
+import { parseAddress, parseRange, parseTrustedProxies, rangeContains } from '../../src/config/index.js';
 
 describe('parseAddress', () => {
   it('maps IPv4 into IPv6', () => {

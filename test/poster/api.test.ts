@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { createRenderPool, RenderQueueFull } from '../../src/poster/pool.js';
-import { validatePosterSpec, type PosterSpec } from '../../src/posterEncoder/spec.js';
+import { validatePosterSpec, type PosterSpec } from '../../src/render/spec.js';
 import { parseConfig } from '../../src/config/config.js';
 import { startServer } from '../../src/server.js';
 import { problemOf, send, sendRaw, statusOf } from '../helpers/http.js';
@@ -133,7 +133,7 @@ describe('POST /api/posters', () => {
     assert.equal(schema.$id, `${api.url}/schema/1.0/poster.json`);
     assert.deepEqual(schema.required, ['title']);
     assert.equal(schema.properties.shapes.maxItems, 32);
-    // CSS's convention, as drawn (corner pixels in test/posterEncoder/draw/gradient.test.ts).
+    // CSS's convention, as drawn (corner pixels in test/render/draw/gradient.test.ts).
     assert.match(schema.properties.background.properties.angle.description, /0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left/);
   });
 
@@ -250,7 +250,7 @@ describe('the render pool', () => {
 
 describe('the README', () => {
   it('documents every member of the poster spec schema', async () => {
-    const { posterSchema } = await import('../../src/posterEncoder/schema.js');
+    const { posterSchema } = await import('../../src/render/schema.js');
     const readme = readFileSync('README.md', 'utf8');
     const schema = posterSchema('x') as { properties: Record<string, unknown> & { shapes: { items: { oneOf: { properties: Record<string, unknown> }[] } } } };
     const members = [

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseConfig } from '../../src/config/config.js';
-import { MAX_CORS_ORIGINS, parseCorsOrigins } from '../../src/http/cors.js';
+import { MAX_CORS_ORIGINS, parseCorsOrigins } from '../../src/config/index.js';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { problemOf, send, type RawResponse } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';

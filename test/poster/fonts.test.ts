@@ -14,7 +14,7 @@ describe('packageRoot', () => {
 
   it('finds the package from the source layout and from the compiled layout alike', () => {
     writeFileSync(join(dir, 'package.json'), '{}');
-    for (const layout of ['src/posterEncoder/font', 'dist/posterEncoder/font']) {
+    for (const layout of ['src/render/font', 'dist/render/font']) {
       mkdirSync(join(dir, layout), { recursive: true });
       assert.equal(packageRoot(join(dir, layout)), dir, `root from ${layout}`);
     }

@@ -3,7 +3,7 @@
 // dist/, as the service does in production (poster-peers.mjs builds it first when stale).
 import { FontLoader } from '../../../dist/poster/fonts.js';
 import { checkPosterSpec } from '../../../dist/poster/library.js';
-import { PosterRenderer } from '../../../dist/posterEncoder/poster.js';
+import { PosterRenderer } from '../../../dist/render/poster.js';
 
 /**
  * A renderer of `input.spec` (the spec as the API takes it): `render()` -> JPEG bytes; `renderStages()` adds stage times.

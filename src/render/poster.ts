@@ -1,0 +1,133 @@
+/**
+ * Posters, pure: a validated spec and the parsed faces -> pixels -> JPEG bytes, and the file
+ * name those bytes go under. Nothing here touches the file system: `poster/` loads the fonts and
+ * writes the files.
+ *
+ *   spec.ts      validation and normalisation (the API's 422 list)
+ *   design.ts    background, shapes and text placement on 1125 × 2436
+ *   layout.ts    wrapping and fitting text; font/ parses DejaVu Sans; draw/ rasterises
+ *   jpeg/        our baseline encoder
+ */
+import { createHash } from 'node:crypto';
+import { drawBackground, drawText, planText, POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
+import { Canvas } from './draw/canvas.js';
+import { GlyphCache } from './draw/text.js';
+import { encodeJpeg, JpegEncoder, type JpegImage, type Subsampling } from '../jpeg/index.js';
+import { canonicalJson, type PosterSpec } from './spec.js';
+
+export { POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
+
+/**
+ * Part of every poster's file name: bump it whenever the same spec would draw or encode to other
+ * bytes (design, fonts, rasteriser, encoder settings), so old files are never served for new
+ * renderings.
+ */
+export const RENDERER_VERSION = '1';
+
+/**
+ * Chroma subsampling of posters: 4:4:4. A poster is mostly text, and much of it coloured (the
+ * accent subtitle, light text on a saturated gradient); 4:2:0 halves the chroma resolution both
+ * ways and bleeds colour across every glyph edge. Measured on bench/poster.mjs's typical poster
+ * at quality 85, decoded with libjpeg-turbo, PSNR over RGB against the drawn pixels:
+ *
+ *   subsampling  bytes    whole poster  accent-text rows
+ *   4:2:0        145 KB   38.4 dB       28.6 dB
+ *   4:2:2        161 KB   40.1 dB       30.9 dB
+ *   4:4:4        186 KB   42.7 dB       35.8 dB
+ *
+ * +7 dB on the coloured text for 1.28× the bytes; 4:2:0 at quality 90 still only reaches
+ * 29.0 dB there, so more quality cannot buy it back. The price is encode time, about 1.6× of
+ * 4:2:0's (three full-size components instead of one and two quarters): bench/RESULTS.md.
+ */
+export const POSTER_SUBSAMPLING: Subsampling = '4:4:4';
+
+/** Milliseconds spent in each stage of one rendering. */
+export interface RenderTimings {
+  readonly draw: number;
+  readonly text: number;
+  readonly encode: number;
+}
+
+/** Draws the poster's pixels: background and shapes, then text. */
+export function drawPoster(spec: PosterSpec, fonts: PosterFonts): Canvas {
+  const canvas = drawBackground(spec);
+  drawText(canvas, planText(spec, fonts));
+  return canvas;
+}
+
+/** Encodes drawn pixels as the poster's JPEG. */
+export function encodePoster(canvas: Canvas, quality: number, subsampling: Subsampling = POSTER_SUBSAMPLING): Uint8Array {
+  return encodeJpeg(posterImage(canvas), { quality, subsampling });
+}
+
+function posterImage(canvas: Canvas): JpegImage {
+  return { width: canvas.width, height: canvas.height, data: canvas.data, channels: 3 };
+}
+
+/** Renders with the time of each stage, read from `clock` (milliseconds): the benchmark's view. */
+export function renderPosterTimed(
+  spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now(),
+): { bytes: Uint8Array; timings: RenderTimings } {
+  return new PosterRenderer().renderTimed(spec, fonts, clock);
+}
+
+/**
+ * Renders a poster (1125 × 2436 baseline JPEG). Deterministic: the same spec, faces and renderer
+ * version give the same bytes. One poster; a run of them goes through a PosterRenderer.
+ */
+export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
+  return new PosterRenderer().render(spec, fonts);
+}
+
+/**
+ * A renderer for a run of posters (one per render worker): it owns the canvas renders draw on,
+ * 8 MiB of pixels a render would otherwise leave to the garbage collector, which lets dead ones
+ * pile up between full collections, a JpegEncoder with its kept buffers, and a GlyphCache
+ * (at most GLYPH_CACHE_BYTES) so glyphs at sizes an earlier poster used are not rasterised again.
+ * Drawing and encoding run without a pause, so no two renders share them. Same bytes as
+ * `renderPosterJpeg`.
+ */
+export class PosterRenderer {
+  #canvas: Canvas | undefined;
+  readonly #encoder = new JpegEncoder();
+  readonly #glyphs = new GlyphCache();
+  readonly #subsampling: Subsampling;
+
+  /** `subsampling`: the service's is POSTER_SUBSAMPLING; the benchmark also encodes as its peers do. */
+  constructor(subsampling: Subsampling = POSTER_SUBSAMPLING) {
+    this.#subsampling = subsampling;
+  }
+
+  /** Renders one poster; see renderPosterJpeg. */
+  render(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
+    const canvas = drawBackground(spec, this.#reusedCanvas());
+    drawText(canvas, planText(spec, fonts), this.#glyphs);
+    return this.#encode(canvas, spec.quality);
+  }
+
+  /** Renders one poster with the time of each stage, read from `clock` (milliseconds). */
+  renderTimed(spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now()): { bytes: Uint8Array; timings: RenderTimings } {
+    const t0 = clock();
+    const canvas = drawBackground(spec, this.#reusedCanvas());
+    const t1 = clock();
+    drawText(canvas, planText(spec, fonts), this.#glyphs);
+    const t2 = clock();
+    const bytes = this.#encode(canvas, spec.quality);
+    const t3 = clock();
+    return { bytes, timings: { draw: t1 - t0, text: t2 - t1, encode: t3 - t2 } };
+  }
+
+  #reusedCanvas(): Canvas {
+    return (this.#canvas ??= new Canvas(POSTER_WIDTH, POSTER_HEIGHT));
+  }
+
+  #encode(canvas: Canvas, quality: number): Uint8Array {
+    return this.#encoder.encode(posterImage(canvas), { quality, subsampling: this.#subsampling });
+  }
+}
+
+/** The poster's file name: sha256 of the renderer version and the canonical spec, 32 hex digits. */
+export function posterFileNameOf(spec: PosterSpec): string {
+  const hash = createHash('sha256').update(`poster renderer ${RENDERER_VERSION}\n${canonicalJson(spec)}`).digest('hex');
+  return `${hash.slice(0, 32)}.jpg`;
+}

@@ -1,7 +1,8 @@
 /**
  * Property: every parser of client text runs in time linear in its input. For each parser and
  * each hostile shape, the time for 2n characters is at most MAX_RATIO times the time for n
- * (linear gives 2; quadratic gives 4).
+ * (linear gives 2; quadratic gives 4). The static file headers' parsers also keep their budget:
+ * any 16 KiB value in under 5 ms (SECURITY.md; the fast tier counts their work instead).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -17,6 +18,7 @@ import { decodeUtf8, effectiveMethod, parseTarget } from '../../src/http/request
 import { splitPath } from '../../src/core/router.js';
 import { evaluatePreconditions, ifRangeHolds, parseEntityTagList, parseHttpDate } from '../../src/static/conditional.js';
 import { decideRange } from '../../src/static/ranges.js';
+import { hostileShapes } from '../static/hostile-shapes.js';
 import { measureGrowth } from './timing.js';
 
 /** n, in characters (FUZZ_PARSE_CHARS): n/2, n and 2n are measured. */
@@ -64,6 +66,7 @@ const COMMON_SHAPES: Record<string, (n: number) => string> = {
   'latin1 bytes': fill('\xc3'),
   'UTF-8 pairs': fill('\xc3\xa9'),
   'control characters': fill('\x01'),
+  'C1 control characters': fill('\x80'),
   'newlines': fill('\r\n'),
   'lone surrogates': fill('\ud800'),
   'bearer then spaces': fill(' ', 'Bearer', '!'),
@@ -136,5 +139,44 @@ function assertLinear<T>(name: string, parse: (input: T) => unknown, shapes: Rec
 describe('parsers of client text run in linear time', () => {
   for (const [name, parse] of Object.entries(PARSERS)) {
     it(`${name}: 2n characters cost at most ${MAX_RATIO}x n, for every hostile shape`, () => assertLinear(name, parse, COMMON_SHAPES));
+  }
+});
+
+/** The budget of one static header value of 16 KiB, whatever its shape (SECURITY.md). */
+const MAX_PARSE_MS = 5;
+const VALUE_LENGTH = 16 * 1024;
+/** The fastest of a few runs: a run slowed by a collection or the scheduler does not count. */
+const BUDGET_RUNS = 5;
+
+function fastestMs(parse: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < BUDGET_RUNS; i++) {
+    const start = performance.now();
+    parse();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+const STATIC_HEADERS: Record<string, Parser> = {
+  'entity-tag list': (v) => parseEntityTagList(v),
+  preconditions: (v) => {
+    evaluatePreconditions({ ifMatch: v, ifNoneMatch: v }, VALIDATORS, NOW);
+    evaluatePreconditions({ ifUnmodifiedSince: v, ifModifiedSince: v }, VALIDATORS, NOW);
+  },
+  'If-Range': (v) => [ifRangeHolds(v, VALIDATORS, NOW), ifRangeHolds(`W/${v}`, VALIDATORS, NOW)],
+  Range: (v) => [decideRange(v, 1000), decideRange(`bytes=${v}`, 1000)],
+  'HTTP-date': (v) => parseHttpDate(v, NOW),
+};
+
+describe(`static header parsing time: any 16 KiB value in under ${MAX_PARSE_MS} ms`, () => {
+  for (const [header, parse] of Object.entries(STATIC_HEADERS)) {
+    it(`${header}: every hostile shape of 16 KiB in under ${MAX_PARSE_MS} ms`, () => {
+      const slow = hostileShapes(VALUE_LENGTH)
+        .map(([shape, value]) => [shape, fastestMs(() => parse(value))] as const)
+        .filter(([, ms]) => ms >= MAX_PARSE_MS)
+        .map(([shape, ms]) => `"${shape}" took ${ms.toFixed(2)} ms`);
+      assert.deepEqual(slow, [], `${header} at 16 KiB:\n  ${slow.join('\n  ')}`);
+    });
   }
 });

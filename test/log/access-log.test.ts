@@ -7,6 +7,7 @@ import { createAccessLog, type AccessLogOptions } from '../../src/log/access-log
 import type { AccessRecord } from '../../src/log/access-format.js';
 import { createFileLogger } from '../../src/log/file-sink.js';
 import { logFilePattern } from '../../src/log/rotation.js';
+import { eventually } from '../helpers/eventually.js';
 
 const root = mkdtempSync(join(tmpdir(), 'access-log-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -92,8 +93,7 @@ describe('the access log', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.deepEqual(readdirSync(dir), [], 'written before the delay with fewer than 1,024 gathered');
     log.record(request(NOV_22, '/r1023'));
-    const deadline = Date.now() + 5_000;
-    while (log.lineCounts().written < 1024 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually('1,024 lines written', () => log.lineCounts().written, (n) => n >= 1024);
     const lines = readLines(dir, FILE_22);
     assert.equal(lines.length, 1024);
     assert.deepEqual([lines[0]!.target, lines[1023]!.target], ['/r0', '/r1023']);
@@ -190,7 +190,8 @@ describe('the access log\'s bounds', () => {
     // Each line is about 250 bytes: two fit in 600, the other eight are dropped and counted.
     for (let i = 0; i < 10; i++) log.record(request(NOV_22, `/${i}`));
     rmSync(dir);
-    await new Promise((r) => setTimeout(r, 150));
+    // '/after' must come once the retry has emptied the queue, or it is dropped as well.
+    await eventually('the two queued lines written', () => log.lineCounts().written, (n) => n === 2);
     log.record(request(NOV_22, '/after'));
     await log.close();
     const lines = readLines(dir, FILE_22);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createFileLogger } from '../../src/log/file-sink.js';
 import type { WriteBytes } from '../../src/log/open-file.js';
+import { eventually } from '../helpers/eventually.js';
 
 const root = mkdtempSync(join(tmpdir(), 'log-full-disk-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -39,7 +40,8 @@ describe('the daily file sink on a disk that fills', () => {
     for (let i = 0; i < 40; i++) log.log('app', 'ERROR', entry(i));
     await log.flush();
     disk.free();
-    await new Promise((r) => setTimeout(r, 150));
+    // close() writes nothing while the sink waits to retry: wait for the retry to write it all.
+    await eventually('all 40 entries written after the retry', () => log.lineCounts().written, (n) => n === 40);
     await log.close();
     const lines = readFileSync(join(dir, 'test-2026-11-22.log'), 'utf8').split('\n');
     const whole = Array.from({ length: 40 }, (_, i) => `${PREFIX}${entry(i)}`);
@@ -58,7 +60,7 @@ describe('the daily file sink on a disk that fills', () => {
     for (let i = 0; i < 10; i++) log.log('app', 'ERROR', entry(i));
     await log.flush();
     disk.free();
-    await new Promise((r) => setTimeout(r, 150));
+    await eventually('all 10 entries written after the retry', () => log.lineCounts().written, (n) => n === 10);
     await log.close();
     const text = readFileSync(join(dir, 'test-2026-11-22.log'), 'utf8');
     assert.equal(text, Array.from({ length: 10 }, (_, i) => `${PREFIX}${entry(i)}\n`).join(''));

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { createFileLogger, type FileLoggerOptions } from '../../src/log/file-sink.js';
 import type { WriteBytes } from '../../src/log/open-file.js';
 import { ZonedTime } from '../../src/log/zoned-time.js';
+import { eventually } from '../helpers/eventually.js';
 
 const root = mkdtempSync(join(tmpdir(), 'log-file-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -60,12 +61,13 @@ describe('the daily file sink', () => {
     assert.equal(read(dir, 'test-2026-11-23.log'), '2026-11-23 06:00:00 app.INFO: east\n');
   });
 
-  it('writes within 100 ms without an explicit flush', async () => {
+  it('writes on its own after its gathering delay, without an explicit flush', async () => {
     const dir = freshDir();
     const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
     log.log('app', 'INFO', 'soon');
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.INFO: soon\n');
+    // Waited for rather than timed: how soon depends on the machine's load, not on the sink.
+    const text = await eventually('the line in the file', () => (existsSync(join(dir, 'test-2026-11-22.log')) ? read(dir, 'test-2026-11-22.log') : ''), (t) => t !== '');
+    assert.equal(text, '2026-11-22 11:00:00 app.INFO: soon\n');
     await log.close();
   });
 
@@ -230,18 +232,24 @@ describe('an unwritable log directory', () => {
     mkdirSync(parent);
     writeFileSync(dir, 'a file where the directory should be');
     const warnings: string[] = [];
-    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { warn: (l) => warnings.push(l), retryMs: 50 });
+    let clockReads = 0;
+    const clock = () => (clockReads++, Date.parse('2026-11-22T10:00:00Z'));
+    const log = logger(dir, clock, { warn: (l) => warnings.push(l), retryMs: 50 });
     log.log('app', 'ERROR', 'one');
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually('the first failed write reported', () => warnings.length, (n) => n > 0);
     log.log('app', 'ERROR', 'two');
-    await new Promise((r) => setTimeout(r, 20));
+    // While the sink waits, only a retry reads its clock: once to pick the file, once more to plan
+    // the next retry after failing again. Two reads: a second failure has happened, unreported.
+    const readsBefore = clockReads;
+    await eventually('a retry that failed too', () => clockReads - readsBefore, (n) => n >= 2);
     assert.equal(warnings.length, 1, warnings.join(' | '));
     assert.match(warnings[0]!, new RegExp(`^log: cannot write to ${dir} \\((EEXIST|ENOTDIR)\\); the service keeps answering and retries every 0.05 s$`));
     rmSync(dir);
-    await new Promise((r) => setTimeout(r, 150));
+    // close() writes nothing while the sink waits to retry: wait for a retry to write both.
+    await eventually('both lines written', () => log.lineCounts().written, (n) => n === 2);
     await log.close();
     assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 app.ERROR: one\n2026-11-22 11:00:00 app.ERROR: two\n');
-    assert.equal(warnings[1], `log: writing to ${dir} again`);
+    assert.deepEqual(warnings.slice(1), [`log: writing to ${dir} again`]);
   });
 
   it('bounds the queue, counts what it drops and says how many', async () => {
@@ -254,7 +262,8 @@ describe('an unwritable log directory', () => {
     // Each line is 79 bytes: two fit in 200, the other eight are dropped and counted.
     for (let i = 0; i < 10; i++) log.log('app', 'ERROR', `line ${i} ${'x'.repeat(40)}`);
     rmSync(dir);
-    await new Promise((r) => setTimeout(r, 150));
+    // 'after' must come once the retry has emptied the queue, or it is dropped as well.
+    await eventually('the two queued lines written', () => log.lineCounts().written, (n) => n === 2);
     log.log('app', 'ERROR', 'after');
     await log.close();
     const lines = read(dir, 'test-2026-11-22.log').trimEnd().split('\n');

@@ -24,13 +24,9 @@ describe('escapeControl', () => {
   it('passes U+FFFD (an invalid byte decoded) through unescaped', () => {
     assert.equal(escapeControl('a\uFFFD\uFFFDb\u0080'), 'a\uFFFD\uFFFDb\\u0080');
   });
-  it('escapes 64 KiB of control characters in linear time', () => {
-    const message = '\u0080'.repeat(65_536);
-    const started = performance.now();
-    const escaped = escapeControl(message);
-    assert.equal(escaped.length, 6 * 65_536);
-    assert.equal(escaped.slice(0, 12), '\\u0080\\u0080');
-    assert.ok(performance.now() - started < 200, `took ${performance.now() - started} ms`);
+  // Its linear time is the fuzz tier's to measure (test/fuzz/parsers.fuzz.ts, escapeControl).
+  it('escapes each of 64 KiB of control characters', () => {
+    assert.equal(escapeControl('\u0080'.repeat(65_536)), '\\u0080'.repeat(65_536));
   });
 });
 

@@ -3,12 +3,14 @@
  * (ADMIN_PORT) with its probes and metrics.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import net from 'node:net';
+import { eventually } from '../helpers/eventually.js';
 import { readAccessLog } from '../helpers/log-files.js';
 import { sample } from '../helpers/metrics-page.js';
 import { send, sendRaw } from '../helpers/http.js';
@@ -95,16 +97,21 @@ describe('the operator\'s listener of one process', async () => {
   });
 
   it('answers the probes without writing a log line of either kind', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The access log writes in the order requests end, after a gathering delay: a request to the
+    // service before the probes and one after them, each waited for in the file, bound what the
+    // probes could have written.
+    const logged = (target: string) => eventually(`${target} in the access log`, () => readAccessLog(logDir), (lines) => lines.some((l) => l.target === target));
+    await send(service.url, 'GET', '/?probes=before');
+    const before = (await logged('/?probes=before')).length;
     service.log.clear();
-    const before = readAccessLog(logDir).length;
     for (let i = 0; i < 5; i++) {
       assert.equal((await send(admin, 'GET', '/healthz')).status, 200);
       assert.equal((await send(admin, 'GET', '/readyz')).status, 200);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await send(service.url, 'GET', '/?probes=after');
+    const lines = await logged('/?probes=after');
+    assert.deepEqual(lines.slice(before).map((l) => l.target), ['/?probes=after']);
     assert.deepEqual(service.log.lines, []);
-    assert.equal(readAccessLog(logDir).length, before);
   });
 
   it('counts requests by method and status, with their durations, connections and log lines', async () => {
@@ -143,8 +150,9 @@ describe('the operator\'s listener of one process', async () => {
     const { port } = new URL(service.url);
     // A request whose body never ends keeps the stop waiting for it.
     const socket = net.connect(Number(port), '127.0.0.1');
+    const arrived = once(service.server, 'request');
     socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrived; // the request is in flight before the stop begins
     const stopped = service.stop();
     const res = await send(admin, 'GET', '/readyz');
     assert.equal(res.status, 503);

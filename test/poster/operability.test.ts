@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { sample } from '../helpers/metrics-page.js';
 import { send } from '../helpers/http.js';
+import { eventually } from '../helpers/eventually.js';
 import { readAccessLog } from '../helpers/log-files.js';
 import { startTestService } from '../helpers/service.js';
 
@@ -61,8 +62,8 @@ describe('the poster API on the operator\'s listener', () => {
 
   it('writes the verified token\'s subject in the access line, and none for a request without one', async () => {
     assert.equal((await send(api.url, 'POST', '/api/posters', { 'content-type': 'application/json' }, '{}')).status, 401);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const posts = readAccessLog(logDir).filter((e) => e.target === '/api/posters');
+    // The access log writes after a short gathering delay: wait for the fourth post's line.
+    const posts = await eventually('four posts in the access log', () => readAccessLog(logDir).filter((e) => e.target === '/api/posters'), (p) => p.length >= 4);
     assert.deepEqual(posts.map((e) => [e.status, e.subject]), [[201, 'ana'], [201, 'ana'], [429, 'ana'], [401, null]]);
   });
 });

@@ -124,6 +124,7 @@ async function openFdsOn(file: string): Promise<number> {
   return count;
 }
 
+/** A bounded poll: generous, since a leak fails it all the same and a busy machine closes late. */
 async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -601,7 +602,7 @@ describe('static files: streaming', () => {
       socket.on('error', reject);
     });
     assert.equal(during, 1, 'one descriptor on big.bin while streaming');
-    const closed = await waitFor(async () => (await openFdsOn(big)) === 0, 2_000);
+    const closed = await waitFor(async () => (await openFdsOn(big)) === 0, 10_000);
     assert.ok(closed, `${await openFdsOn(big)} descriptor(s) still open on big.bin after the client left`);
     assert.ok(!service.log.lines.some((l) => l.level === 'CRITICAL'), 'a client going away is not an error');
     assert.equal((await send(service.url, 'GET', '/static/hello.txt')).status, 200, 'the service keeps serving');
@@ -623,7 +624,7 @@ describe('static files: streaming', () => {
       assert.equal(res.status, status, `${method} ${JSON.stringify(headers)}`);
       // Descriptors are closed without holding up the answer, so give the close a moment;
       // plain descriptors are never closed by the garbage collector, so a leak stays visible.
-      const closed = await waitFor(async () => (await openFdsOn(big)) === 0, 1_000);
+      const closed = await waitFor(async () => (await openFdsOn(big)) === 0, 10_000);
       assert.ok(closed, `a descriptor still open after ${method} ${JSON.stringify(headers)} (${status})`);
     }
   });

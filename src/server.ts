@@ -32,7 +32,7 @@ export interface StartOptions {
   readonly say?: (line: string) => void;
   /** Size and queue of the poster render pool (default: one worker per core, 4 queued each). */
   readonly renderPool?: { readonly size?: number; readonly maxQueued?: number };
-  /** Connection timeouts (default: SPEC 13's 10 s head, 5 s idle); tests pass small ones. */
+  /** Connection timeouts (default: a 10 s head, 5 s idle: README, "Limits"); tests pass small ones. */
   readonly timeouts?: Partial<ConnectionTimeouts>;
   /** The access log (default: the one ACCESS_LOG describes, in LOG_DIR). */
   readonly accessLog?: AccessLog;
@@ -93,7 +93,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const Response = createResponseClass({ draining: () => draining });
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const server = createServer<typeof CountedRequest, typeof Response>(
-    // requireHostHeader off: the app answers a missing Host itself, as a logged problem (SPEC 13).
+    // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
     { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
     boundPipelining(app),
   );

@@ -123,13 +123,13 @@ export const SECRET_SETTINGS = [
 export const DEFAULT_NOT_FOUND_CACHE_CONTROL = 'immutable, max-age=31536000, public';
 export const DEFAULT_LOG_MAX_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_POSTER_MAX_BYTES = 1024 * 1024 * 1024;
-/** Profiles kept in memory at most, whatever PROFILER_MAX says (SPEC 9). */
+/** Profiles kept in memory at most, whatever PROFILER_MAX says (README, "Dev profiler"). */
 export const PROFILER_MAX_LIMIT = 1000;
 /** Worker processes at most, `WORKERS=auto` on a larger machine included. */
 export const MAX_WORKERS = 256;
 /**
  * A credential shorter than this could not be masked (masking words that short would garble
- * ordinary text), so it would reach log lines as sent: refused when set (SPEC 1).
+ * ordinary text), so it would reach log lines as sent: refused when set (README, "Settings").
  */
 export const MIN_SECRET_LENGTH = 4;
 /** Every text written out is scanned for each credential: a bound on what one scan costs. */
@@ -406,7 +406,7 @@ function parseWorkers(value: string | undefined, cores: number): number {
 }
 
 /**
- * Credentials: each optional (SPEC 1: a feature that needs one says so when it runs, as the JWT
+ * Credentials: each optional (README, "Settings": a feature that needs one says so when it runs, as the JWT
  * keys do for JWT_PASSPHRASE), each checked when set. Problems never echo the value.
  */
 function parseSecrets(read: (name: string) => string | undefined, problems: ConfigError[]): Secrets {

@@ -17,7 +17,7 @@ interface CatalogueEntry {
   /**
    * Its own type name under the problem base URL, that a client can branch on (RFC 9457
    * 3.1.1, listed in the README); undefined keeps the observed rule, the failing path's parent
-   * segment (SPEC 4).
+   * segment (README, "Routing and errors").
    */
   readonly type: string | undefined;
 }

@@ -205,7 +205,7 @@ export function resolveRequest(
     attributes: {
       'rest.tunneling.header': TUNNELING_HEADER,
       'rest.tunneling.original_method': originalMethod,
-      // Known only once a route matched (SPEC 2): unmatched requests are never in the zone.
+      // Known only once a route matched (README, "Routing and errors"): unmatched requests are never in the zone.
       'rest.service.zone': false,
     },
     rejection,

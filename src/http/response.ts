@@ -24,7 +24,7 @@ const HEAD_WITH_BODY = Symbol('headWithBody');
 type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; [HEAD_WITH_BODY]?: Readonly<HeaderList>; _sent100?: boolean };
 
 /**
- * Frames a response for the method on the wire (SPEC 13); called once per request, before
+ * Frames a response for the method on the wire (README, "Limits"); called once per request, before
  * anything is written. Routing follows the tunnelled method, but a client that sent POST reads
  * a body of Content-Length bytes after the head, so a tunnelled HEAD is answered with the HEAD's
  * headers, `Content-Length: 0` and no body. A HEAD on the wire is Node's to frame: it keeps

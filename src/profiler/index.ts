@@ -28,7 +28,7 @@ interface Recording {
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
   // With several workers (WORKERS > 1), finished profiles go to the cluster primary, which any
-  // worker asks for tokens it does not hold itself (SPEC 12: the profiler stays whole).
+  // worker asks for tokens it does not hold itself (README, "Several processes": the profiler stays whole).
   const primary = linkToPrimary();
   const mask = createSecretMasker(config);
   const sourceLink = sourceLinkFor(config.projectDir);

@@ -1,6 +1,6 @@
 /**
- * What a profile keeps of a request: every string masked (SPEC 1), each text cut at
- * MAX_KEPT_TEXT, and the whole profile bounded by MAX_PROFILE_BYTES (SPEC 13); whatever is cut
+ * What a profile keeps of a request: every string masked (README, "Settings"), each text cut at
+ * MAX_KEPT_TEXT, and the whole profile bounded by MAX_PROFILE_BYTES (README, "Limits"); whatever is cut
  * leaves a marker where it was.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * A bound on the files open for static answers at once (SPEC 13). Without it, enough clients
+ * A bound on the files open for static answers at once (README, "Limits"). Without it, enough clients
  * asking for files they read slowly would make the process open descriptors until the system
  * refuses (EMFILE), and every request after that, static or not, would fail. Past the bound a
  * static request waits in line, in arrival order, for a file to close: it is answered later,

@@ -1,6 +1,6 @@
 /**
  * The problems of static files: a failed precondition (412) and an unsatisfiable range (416).
- * The app renders them like every other problem (SPEC 4).
+ * The app renders them like every other problem (README, "Routing and errors").
  */
 import { Problem } from '../core/index.js';
 import { decodeUtf8 } from '../http/index.js';

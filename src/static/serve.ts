@@ -9,7 +9,7 @@
  * A failed precondition (412) and an unsatisfiable range (416) are thrown as problems too.
  * A file that gets shorter while it is sent destroys the connection: the promised
  * Content-Length cannot be kept, and the next response must never land inside this body.
- * At most MAX_OPEN_STATIC_FILES files are open at once (SPEC 13); a request past that waits for
+ * At most MAX_OPEN_STATIC_FILES files are open at once (README, "Limits"); a request past that waits for
  * one to close, so slow clients can never make the process run out of descriptors.
  */
 import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';

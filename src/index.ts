@@ -1,19 +1,30 @@
 /**
- * The library API: what `import … from '<package>'` gives.
+ * The library API: what `import … from 'problem-service'` gives. Every name here is a promise kept
+ * across minor versions, and README's "Library API" section documents each one; the rest of
+ * src/ is internal and may change in any release. test/index.test.ts lists the names, so one
+ * cannot be added or dropped by accident.
  */
 export { startServer, type RunningServer, type StartOptions } from './server.js';
 export { createApp, type AppOptions, type Handler } from './app/index.js';
 export { loadConfig, parseConfig, ConfigError, type Config } from './config/index.js';
 export { Problem, type ProblemCode, type ProblemDocument } from './core/index.js';
-export { createStreamLogger, formatLine, formatTimestamp, type Logger, type LogLevel } from './log/index.js';
-export { createFileLogger, type FileLogger, type FileLoggerOptions } from './log/index.js';
-export { logFileName, nextMidnight, pruneList } from './log/index.js';
-export type { AccessLog, AccessRecord } from './log/index.js';
+export {
+  createStreamLogger,
+  createFileLogger,
+  type Logger,
+  type LogLevel,
+  type FileLogger,
+  type FileLoggerOptions,
+  type AccessLog,
+  type AccessRecord,
+} from './log/index.js';
 export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './jpeg/index.js';
 export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/index.js';
-export { RENDERER_VERSION, POSTER_WIDTH, POSTER_HEIGHT } from './render/index.js';
-export { posterSchema } from './render/index.js';
 export {
+  RENDERER_VERSION,
+  POSTER_WIDTH,
+  POSTER_HEIGHT,
+  posterSchema,
   validatePosterSpec,
   type PosterSpec,
   type PosterSpecInput,

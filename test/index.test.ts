@@ -1,18 +1,29 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as api from '../src/index.js';
+import { ROOT } from './helpers/checkout.js';
 
 describe('the library API', () => {
-  it('exports the documented entry points', () => {
-    for (const name of [
-      'startServer', 'createApp', 'loadConfig', 'parseConfig', 'ConfigError', 'Problem', 'createStreamLogger', 'formatLine',
-      'formatTimestamp', 'createFileLogger', 'logFileName', 'nextMidnight', 'pruneList', 'encodeJpeg', 'renderPoster',
-      'writePoster', 'validatePosterSpec', 'issueToken', 'verifyToken', 'loadKeyPair', 'generateKeyPairPem',
-    ]) {
-      assert.equal(typeof (api as Record<string, unknown>)[name], 'function', name);
-    }
+  it('exports exactly the documented names, each a function or a constant of its kind', () => {
+    const functions = [
+      'checkPosterSpec', 'ConfigError', 'createApp', 'createFileLogger', 'createStreamLogger', 'encodeJpeg', 'generateKeyPairPem',
+      'issueToken', 'loadConfig', 'loadKeyPair', 'parseConfig', 'posterFileName', 'posterSchema', 'PosterSpecError', 'Problem',
+      'renderPoster', 'startServer', 'validatePosterSpec', 'verifyToken', 'writePoster',
+    ];
+    const constants = ['POSTER_HEIGHT', 'POSTER_WIDTH', 'RENDERER_VERSION'];
+    assert.deepEqual(Object.keys(api).sort(), [...functions, ...constants].sort());
+    for (const name of functions) assert.equal(typeof (api as Record<string, unknown>)[name], 'function', name);
     assert.equal(api.POSTER_WIDTH, 1125);
     assert.equal(api.POSTER_HEIGHT, 2436);
+    assert.equal(typeof api.RENDERER_VERSION, 'string');
+  });
+
+  it('names every export in README\'s "Library API" section', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Library API'), readme.indexOf('\n## ', readme.indexOf('## Library API') + 1));
+    for (const name of Object.keys(api)) assert.ok(section.includes(`\`${name}`), `README's "Library API" does not name ${name}`);
   });
 
   it('encodes a 1x1 grey image into a JFIF file', () => {

@@ -8,7 +8,7 @@ import type { AppObserver } from './app-observer.js';
 import { type Config, createSecretMasker } from '../config/index.js';
 import type { ServiceDocumentSource } from '../store/index.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
-import { type Handler, createNegotiator, LastHost, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
+import { type Handler, createNegotiator, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
 import type { Logger } from '../log/index.js';
 import { InternalError, MethodNotAllowed, Problem, RouteNotFound, compileRoutes, matchRoute, type Route } from '../core/index.js';
 import { createProblemResponder } from './problem-responder.js';
@@ -42,7 +42,6 @@ export function createApp(options: AppOptions): RequestListener {
   const newRequestId = options.newRequestId ?? createRequestIdSource();
   const clock = options.clock ?? Date.now;
   const negotiate = createNegotiator();
-  const lastHost = new LastHost();
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   // One masker (its secrets compiled once) for the app and its problem responder.
   const maskSecrets = createSecretMasker(config);
@@ -70,7 +69,7 @@ export function createApp(options: AppOptions): RequestListener {
   }
 
   return (req, res) => {
-    const ctx = resolveRequest(req, config, clock(), newRequestId, lastHost);
+    const ctx = resolveRequest(req, config, clock(), newRequestId);
     frameForWireMethod(res, ctx.method, ctx.originalMethod);
     echoRequestId(res, ctx.requestId);
     watch?.(ctx, req, res);

@@ -84,8 +84,8 @@ export interface ProblemOptions {
  * of `PROBLEMS` it is. The detail is its message.
  *
  * A problem is an answer, not a bug: its stack is its first line alone (`RouteNotFound: No
- * route found for …`). Capturing frames cost 55,000 machine instructions per 404, a fifth of
- * the whole answer, on the realistic mix of requests (callgrind); nothing reads them. An
+ * route found for …`). Capturing frames was a fifth of a 404's whole cost on the realistic mix
+ * (bench:instructions), and nothing reads them. An
  * unexpected error keeps its own stack, as the cause of an InternalError.
  */
 export abstract class Problem extends Error {
@@ -191,16 +191,10 @@ const GENERIC_DETAIL = 'The server could not answer this request.';
  */
 export function problemType(problemBaseUrl: string, rawPath: string): string {
   // The parent is what lies between the last two slashes (none before a first one).
-  const last = lastSlashBefore(rawPath, rawPath.length);
-  const before = last <= 0 ? -1 : lastSlashBefore(rawPath, last);
+  const last = rawPath.lastIndexOf('/');
+  const before = last <= 0 ? -1 : rawPath.lastIndexOf('/', last - 1);
   const parent = before < 0 ? '' : rawPath.slice(before + 1, last);
   return parent === '' ? 'about:blank' : problemBaseUrl + encodeSegment(parent);
-}
-
-/** Where the last `/` before `end` is, -1 if none (`lastIndexOf` is a call into the runtime in V8). */
-function lastSlashBefore(text: string, end: number): number {
-  for (let i = end - 1; i >= 0; i--) if (text.charCodeAt(i) === 0x2f) return i;
-  return -1;
 }
 
 /** RFC 3986 pchar without `%`: a segment of these needs no encoding. */
@@ -253,9 +247,8 @@ export const MAX_PLAIN_PAGES = 100;
 
 /**
  * The problem pages outside debug, which show only status and title, each written once: the
- * same page goes out again and again, so its text is measured and sent as it is. On the
- * realistic mix of requests (three 404s in five are HTML) this saves 4,000 to 12,000 machine
- * instructions per 404 (callgrind, two pairs of runs).
+ * same page goes out again and again, so its text is made once and sent as it is (three 404s
+ * in five on the realistic mix are HTML).
  * Keyed by status, checked by title (a masked title differs); at most MAX_PLAIN_PAGES entries.
  * Each app's problem responder has its own.
  */

@@ -87,8 +87,8 @@ interface Movement {
  * it that compares each connection's byte counts with what it saw before: one closes after eight
  * quiet sweeps, between `stallMs` and 1⅛ × `stallMs` after its last byte (counting sweeps, not
  * reading a clock, so a clock step closes nothing). Node's per-socket timeout
- * (`server.setTimeout`) closes them too, but Node re-arms that timer twice a request, about
- * 1,100 machine instructions of every `GET /` (callgrind); the sweep costs nothing per request.
+ * (`server.setTimeout`) closes them too, but Node re-arms that timer twice a request; the sweep
+ * costs nothing per request.
  */
 function closeStalled(server: Server, stallMs: number): void {
   const connections = new Map<Socket, Movement>();

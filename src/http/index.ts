@@ -18,6 +18,6 @@ export { boundPipelining } from './pipelining.js';
 export { unmapV4 } from './proxies.js';
 export { mediaTypeOf, parseJsonBody, readBody, UnsupportedMediaType } from './request-body.js';
 export { createRequestIdSource } from './request-id.js';
-export { decodeUtf8, LastHost, namespaceUrl, type RequestContext, resolveRequest, underNamespace } from './request.js';
+export { decodeUtf8, namespaceUrl, type RequestContext, resolveRequest, underNamespace } from './request.js';
 export { answeredBodyBytes, createHttpDateFormatter, echoRequestId, frameForWireMethod, type HeaderList, sendBody, writeFramedHead } from './response.js';
 export { isOws, skipDigits, skipOws, trimOws } from './scan.js';

@@ -4,7 +4,6 @@
  * validated Host and the base URL for generated links.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import { type Config, type Namespace, isValidHost } from '../config/index.js';
 import { hostnameOf } from './hosts.js';
 import { headerText } from './header-value.js';
@@ -128,18 +127,6 @@ export function namespaceUrl(namespace: Namespace, baseUrl: string): string {
   return (namespace.origin ?? baseUrl) + namespace.path;
 }
 
-/**
- * The last Host an app found valid and trusted, with the base URL made of it: most requests of a
- * service carry the same Host, and reusing the same base URL string spares lower-casing, the
- * syntax check and building the URL (callgrind, GET /: about 2,500 machine instructions, the base
- * URL then hashed and compared as a new string by every map it keys). One per app.
- */
-export class LastHost {
-  value = '';
-  scheme = '';
-  baseUrl = '';
-}
-
 /** Host header values longer than a DNS name and a port can be are refused before any matching. */
 export const MAX_HOST_LENGTH = 255;
 
@@ -148,17 +135,18 @@ export const MAX_HOST_LENGTH = 255;
  * makes the request's id when no trusted proxy gave one.
  */
 export function resolveRequest(
-  req: IncomingMessage, config: Config, receivedAt: number, newRequestId: () => string, lastHost: LastHost = new LastHost(),
+  req: IncomingMessage, config: Config, receivedAt: number, newRequestId: () => string,
 ): RequestContext {
-  // Each header is read by its own name at its own place: V8 keeps those loads monomorphic.
   const headers = req.headers;
-  const { target, rawPath, query, authority, valid, segments } = readTarget(req.url ?? '/');
+  const target = decodeUtf8(req.url ?? '/');
+  const { rawPath, query, authority, valid } = parseTarget(target);
+  const segments = splitPath(rawPath);
   const originalMethod = req.method ?? 'GET';
   // Only a POST tunnels: any other method is routed as sent.
   const tunnelled = originalMethod === 'POST' ? effectiveMethod(originalMethod, headerText(headers['x-http-method'])) : undefined;
   const method = tunnelled?.ok ? tunnelled.value : originalMethod;
 
-  const peer = peerOf(req.socket);
+  const peer = unmapV4(req.socket.remoteAddress ?? '');
   const trusted = isTrustedPeer(config.trustedProxies, peer);
   const clientIp = resolveClientIp(config.trustedProxies, peer, headerText(headers['x-forwarded-for']));
   const forwardedProto = trusted ? headerText(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase() : undefined;
@@ -166,21 +154,10 @@ export function resolveRequest(
 
   // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
   const hostValue = authority ?? headers.host;
-  let hostProblem = hostCountProblem(req);
-  let baseUrl: string;
-  if (hostProblem === undefined && hostValue === lastHost.value && scheme === lastHost.scheme) {
-    baseUrl = lastHost.baseUrl;
-  } else {
-    const hostName = hostValue?.toLowerCase();
-    hostProblem ??= checkHostName(hostValue, hostName, config);
-    const host = hostProblem === undefined && hostName ? hostName : localHost(req);
-    baseUrl = config.baseUrl ?? `${scheme}://${host}`;
-    if (hostProblem === undefined && hostValue) {
-      lastHost.value = hostValue;
-      lastHost.scheme = scheme;
-      lastHost.baseUrl = baseUrl;
-    }
-  }
+  const hostName = hostValue?.toLowerCase();
+  const hostProblem = hostCountProblem(req) ?? checkHostName(hostValue, hostName, config);
+  const host = hostProblem === undefined && hostName ? hostName : localHost(req);
+  const baseUrl = config.baseUrl ?? `${scheme}://${host}`;
   const rejection =
     (req.httpVersionMajor === 1 ? undefined : new UnsupportedHttpVersion(req.httpVersion)) ??
     transferCodingProblem(headers['transfer-encoding']) ??
@@ -213,36 +190,6 @@ export function resolveRequest(
   };
 }
 
-/** Where a socket keeps its peer's address: it never changes, and Node's getter is not free. */
-const PEER = Symbol('peer');
-
-/** The peer's address (`::ffff:1.2.3.4` unmapped), read from the socket once per connection. */
-function peerOf(socket: Socket & { [PEER]?: string }): string {
-  let peer = socket[PEER];
-  if (peer === undefined) {
-    const address = socket.remoteAddress;
-    peer = unmapV4(address ?? '');
-    // A socket already closed has no address yet to remember.
-    if (address !== undefined) socket[PEER] = peer;
-  }
-  return peer;
-}
-
-/** A request target as sent, read: decoded, split into its parts, its path into segments. */
-interface ReadTarget extends ParsedTarget {
-  readonly target: string;
-  readonly segments: readonly string[] | undefined;
-}
-
-/** Reads a target: decoded, split into its parts, its path into segments. */
-function readTarget(url: string): ReadTarget {
-  const target = decodeUtf8(url);
-  const { rawPath, query, authority, valid } = parseTarget(target);
-  // Fields named one by one: spreading `parsed` into the literal took V8's slow path, about
-  // 2.8 µs a request (20 times the rest of this function) on the realistic mix.
-  return { rawPath, query, authority, valid, target, segments: splitPath(rawPath) };
-}
-
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */
 function transferCodingProblem(value: string | undefined): Problem | undefined {
   if (value === undefined || value.trim().toLowerCase() === 'chunked') return undefined;
@@ -268,19 +215,9 @@ function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === 4 && isHostName(name)) count++;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
   }
   return count;
-}
-
-/** `host` in any case, without allocating a lower-cased copy (bit 0x20 folds ASCII letters). */
-function isHostName(name: string): boolean {
-  return (
-    (name.charCodeAt(0) | 0x20) === 0x68 &&
-    (name.charCodeAt(1) | 0x20) === 0x6f &&
-    (name.charCodeAt(2) | 0x20) === 0x73 &&
-    (name.charCodeAt(3) | 0x20) === 0x74
-  );
 }
 
 /** The address the client reached, for links when the Host header cannot be used. */

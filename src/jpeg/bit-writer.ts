@@ -108,7 +108,7 @@ export class BitWriter {
    * runs long while it runs (on-stack replacement) from the type feedback
    * gathered so far, and the code after the loop, never run yet, had none; the
    * compiled loop then bailed out at its end, on every later call too when
-   * compiling is synchronous, leaving the writer at twice the instructions.
+   * compiling is synchronous, leaving the writer on slower code for good.
    * A short first call reaches its end before anything is compiled.
    */
   private writeRecords(records: Int32Array, start: number, end: number, table: SymbolCodes): void {

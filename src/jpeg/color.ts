@@ -65,8 +65,7 @@ export const YCC_WEIGHTS = Object.freeze({
 // the loops; a per-pixel helper that produced all three (with Cb and Cr
 // packed in one number) was not inlined there and ran at half this speed.
 // They are consts, not function declarations: a declared function's binding
-// can be reassigned, so compiled loops re-checked it at every use (7 % of the
-// 4:2:0 conversion's instructions).
+// can be reassigned, so compiled loops re-checked it at every use.
 
 const lumaOf = (g: number, rg: number, bg: number): number =>
   ((g << 16) + Math.imul(Y_R, rg) + Math.imul(Y_B, bg) + Y_ROUND) >> 16;
@@ -159,8 +158,8 @@ const word = (s0: number, s1: number, s2: number, s3: number): number => s0 | (s
 /**
  * The RGB fast path of {@link convertRowH1V1}: four pixels (12 bytes) per step, read as three
  * 32-bit little-endian loads, and their Y, Cb and Cr written as one 32-bit store each. Each
- * typed-array access costs V8 a bounds check and index arithmetic, so 6 wide accesses instead of
- * 4 pixel reads and 12 sample writes take a third off the conversion's instructions. Returns the
+ * typed-array access costs V8 a bounds check and index arithmetic, so 6 wide accesses replace
+ * 4 pixel reads and 12 sample writes. Returns the
  * pixels converted (a multiple of 4).
  */
 function convertRgbQuadsH1V1(src: Uint8Array, row: number, width: number, t: RowTarget): number {

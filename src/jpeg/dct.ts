@@ -18,7 +18,7 @@ import { outside as outsideOfDeadZone } from './quantize.js';
 /**
  * The dead-zone test, read as a module constant rather than through the import:
  * an imported binding is live, so the compiled column loop re-checked on every
- * iteration that it still held the same function (4 % of the pass).
+ * iteration that it still held the same function.
  */
 const outside = outsideOfDeadZone;
 
@@ -190,8 +190,8 @@ const columnPass = (ws: Int32Array, deadZone: Int32Array, block: DctBlock): void
  * first word, which must itself be one value repeated (a test that holds in
  * either byte order). The bottom row goes first: a vertical gradient, the
  * posters' background, changes between rows, and is turned away at once.
- * Int32Array reads rather than DataView ones: the view's checks, repeated in
- * the loop, made this test cost 100 instructions a block (measured).
+ * Int32Array reads rather than DataView ones: the view's checks would be
+ * repeated in the loop.
  */
 export function uniformSample(words: Int32Array, index: number, rowWords: number): number {
   const first = words[index]!;

@@ -50,7 +50,7 @@ interface BlockPlace {
  * The place of block (`bx`, `by`) of `component` in the MCU. An object
  * literal, not a class with declared fields: compiled class fields start as
  * undefined, so the JIT could not assume the numbers stayed small integers
- * and tested each one at every read (2.7 M instructions a poster render).
+ * and tested each one at every read.
  */
 function placeOf(component: FrameComponent, bx: number, by: number, q: QuantDivisors, predictor: DcPredictor): BlockPlace {
   const { h, v, stride } = component;

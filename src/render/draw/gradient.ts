@@ -86,7 +86,7 @@ interface GradientRow {
  * steps per pixel. Each value is floor(v + θ): the running sums and their truncation are the
  * same for every pixel whichever way its bytes are stored, so the word path and the byte path
  * give the same pixels. Word stores: 8 pixels are 24 bytes, 6 words, one store each instead of
- * 24 byte stores with their bounds checks (about a third fewer instructions per pixel).
+ * 24 byte stores with their bounds checks.
  */
 function fillRow(row: GradientRow, first: number, width: number, r: number, g: number, b: number): void {
   const { data, words, thresholds: h, rStep, gStep, bStep } = row;

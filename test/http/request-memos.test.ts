@@ -1,7 +1,7 @@
 /**
- * What an app remembers between requests (the last valid Host and its base URL, the
- * representation of each Accept it has seen) never carries one request's answer into another's:
- * each request below differs from the one before it in just that header, on one service.
+ * Nothing of one request's Host or Accept reaches another's answer (the app remembers the
+ * representation of each Accept it has seen): each request below differs from the one before it
+ * in just that header, on one service.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -17,7 +17,7 @@ async function get(headers: string): Promise<{ status: number; head: string; bod
   return { status: statusOf(text), head: text.slice(0, split).toLowerCase(), body: text.slice(split + 4) };
 }
 
-describe('the last Host an app remembers', () => {
+describe('each request\'s own Host', () => {
   it('links each request to its own Host, the same one again after another', async () => {
     const links = async (host: string) => JSON.parse((await get(`Host: ${host}\r\nAccept: application/json\r\n`)).body).links.doc;
     assert.equal(await links('a.example'), 'http://a.example/doc/');

@@ -1,6 +1,6 @@
 /**
  * What the problem boundary hands to operators (the observer, stderr) when a client sent a
- * secret: masked there, echoed as sent in the answer (SPEC 1).
+ * secret: masked there, echoed as sent in the answer (README, "Settings").
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

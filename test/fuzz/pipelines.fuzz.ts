@@ -1,5 +1,5 @@
 /**
- * Deep pipelines (SPEC 13): seeded runs of thousands of requests on one connection, from a client
+ * Deep pipelines (README, "Limits"): seeded runs of thousands of requests on one connection, from a client
  * that reads nothing for a while or reads slowly, against the real program. While the client is
  * not reading, the program's cost is measured from outside (/proc: resident memory, open
  * descriptors) and another client's GET / is timed; then every answer must arrive, in request

@@ -22,6 +22,10 @@ writeKeyPair(keyPaths, PASS, false);
 const { privateKey } = loadKeyPair(keyPaths, PASS);
 const logDir = join(root, 'log');
 
+// The rate limit counts fixed windows of a minute: the service's clock starts a second into a
+// window, so the three posts below fall in one window however slowly the machine runs them.
+const offsetMs = 60_000 - (Date.now() % 60_000) + 1_000;
+const clock = () => Date.now() + offsetMs;
 const api = await startTestService({
   POSTER_API: '1',
   POSTER_RATE_LIMIT: '2',
@@ -31,8 +35,8 @@ const api = await startTestService({
   JWT_SECRET_KEY: keyPaths.secretKeyPath,
   JWT_PUBLIC_KEY: keyPaths.publicKeyPath,
   JWT_PASSPHRASE: PASS,
-}, { renderPool: { size: 1 } });
-const token = await issueToken(privateKey, 'ana', 3600, Date.now());
+}, { renderPool: { size: 1 }, clock });
+const token = await issueToken(privateKey, 'ana', 3600, clock());
 const post = (body: string) => send(api.url, 'POST', '/api/posters', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body);
 
 

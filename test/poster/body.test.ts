@@ -8,6 +8,7 @@ import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { POSTER_BODY_LIMIT } from '../../src/poster/api.js';
 import { PayloadTooLarge, readBody } from '../../src/http/request-body.js';
 import { sendRaw, statusOf } from '../helpers/http.js';
+import { clockAtWindowStart } from '../helpers/rate-window.js';
 import { startTestService } from '../helpers/service.js';
 
 /** A request whose body must not be touched: any listener or read fails the test. */
@@ -36,7 +37,9 @@ describe('POST /api/posters answers before reading the body', async () => {
   const PASS = 'body passphrase';
   const keyPaths = { secretKeyPath: join(root, 'jwt', 'private.pem'), publicKeyPath: join(root, 'jwt', 'public.pem') };
   writeKeyPair(keyPaths, PASS, false);
-  const token = await issueToken(loadKeyPair(keyPaths, PASS).privateKey, 'body', 3600, Date.now());
+  // The two posts of the 429 case fall in one rate window however slowly the machine runs them.
+  const clock = clockAtWindowStart();
+  const token = await issueToken(loadKeyPair(keyPaths, PASS).privateKey, 'body', 3600, clock());
   const api = await startTestService({
     POSTER_API: '1',
     POSTER_RATE_LIMIT: '1',
@@ -45,7 +48,7 @@ describe('POST /api/posters answers before reading the body', async () => {
     JWT_SECRET_KEY: keyPaths.secretKeyPath,
     JWT_PUBLIC_KEY: keyPaths.publicKeyPath,
     JWT_PASSPHRASE: PASS,
-  }, { renderPool: { size: 1 } });
+  }, { renderPool: { size: 1 }, clock });
   /** A head announcing 10 MB that never come: only an answer given without reading can arrive. */
   const headOnly = (headers: string) => sendRaw(api.url, `POST /api/posters HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\n${headers}\r\n`);
 

@@ -12,6 +12,7 @@ import { sample } from '../helpers/metrics-page.js';
 import { send } from '../helpers/http.js';
 import { eventually } from '../helpers/eventually.js';
 import { readAccessLog } from '../helpers/log-files.js';
+import { clockAtWindowStart } from '../helpers/rate-window.js';
 import { startTestService } from '../helpers/service.js';
 
 const root = mkdtempSync(join(tmpdir(), 'poster-ops-'));
@@ -22,10 +23,8 @@ writeKeyPair(keyPaths, PASS, false);
 const { privateKey } = loadKeyPair(keyPaths, PASS);
 const logDir = join(root, 'log');
 
-// The rate limit counts fixed windows of a minute: the service's clock starts a second into a
-// window, so the three posts below fall in one window however slowly the machine runs them.
-const offsetMs = 60_000 - (Date.now() % 60_000) + 1_000;
-const clock = () => Date.now() + offsetMs;
+// The three posts below fall in one rate window however slowly the machine runs them.
+const clock = clockAtWindowStart();
 const api = await startTestService({
   POSTER_API: '1',
   POSTER_RATE_LIMIT: '2',

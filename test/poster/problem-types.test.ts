@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { problemOf, send, type RawResponse } from '../helpers/http.js';
+import { clockAtWindowStart } from '../helpers/rate-window.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const root = mkdtempSync(join(tmpdir(), 'poster-types-'));
@@ -21,8 +22,11 @@ const { privateKey } = loadKeyPair(keyPaths, PASS);
 const keys = { JWT_SECRET_KEY: keyPaths.secretKeyPath, JWT_PUBLIC_KEY: keyPaths.publicKeyPath, JWT_PASSPHRASE: PASS };
 
 /** Headers of a JSON request by its own subject, so each case has a rate-limit bucket of its own. */
+/** The services below run on this clock: the 422 and the 429 of one subject fall in one rate window. */
+const clock = clockAtWindowStart();
+
 async function asSubject(subject: string): Promise<Record<string, string>> {
-  return { authorization: `Bearer ${await issueToken(privateKey, subject, 600, Date.now())}`, 'content-type': 'application/json' };
+  return { authorization: `Bearer ${await issueToken(privateKey, subject, 600, clock())}`, 'content-type': 'application/json' };
 }
 
 /** Asserts the answer's problem type and the incident line that logged it. */
@@ -36,7 +40,7 @@ function assertType(service: TestService, res: RawResponse, status: number, name
 
 describe('poster API problem types', async () => {
   // POSTER_MAX_BYTES=0: any new poster is a 507; POSTER_RATE_LIMIT=1: a subject's second request is a 429.
-  const api = await startTestService({ POSTER_API: '1', PUBLIC_DIR: join(root, 'public'), POSTER_MAX_BYTES: '0', POSTER_RATE_LIMIT: '1', ...keys });
+  const api = await startTestService({ POSTER_API: '1', PUBLIC_DIR: join(root, 'public'), POSTER_MAX_BYTES: '0', POSTER_RATE_LIMIT: '1', ...keys }, { clock });
   const post = async (subject: string | undefined, body: string, extra: Record<string, string> = {}) =>
     send(api.url, 'POST', '/api/posters', { ...(subject === undefined ? { 'content-type': 'application/json' } : await asSubject(subject)), ...extra }, body);
 
@@ -57,7 +61,7 @@ describe('poster API problem types', async () => {
   });
 
   it('gives a full render queue its own type (503)', async () => {
-    const busy = await startTestService({ POSTER_API: '1', PUBLIC_DIR: join(root, 'busy'), ...keys }, { renderPool: { size: 1, maxQueued: 0 } });
+    const busy = await startTestService({ POSTER_API: '1', PUBLIC_DIR: join(root, 'busy'), ...keys }, { renderPool: { size: 1, maxQueued: 0 }, clock });
     const headers = await asSubject('busy');
     const answers = await Promise.all(['one', 'two', 'three'].map((title) =>
       send(busy.url, 'POST', '/api/posters', headers, JSON.stringify({ title, body: 'x'.repeat(900) }))));

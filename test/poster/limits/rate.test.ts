@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../../src/jwt/index.js';
-import { PosterRateLimiter, RATE_RECORD_BYTES, TooManyRequests, rateWindow, retryAfterSeconds, subjectFileStem } from '../../../src/poster/limits/rate.js';
+import { isAdmitted, PosterRateLimiter, RATE_RECORD_BYTES, TooManyRequests, rateWindow, retryAfterSeconds, subjectFileStem } from '../../../src/poster/limits/rate.js';
 import { problemOf, send } from '../../helpers/http.js';
 import { startTestService } from '../../helpers/service.js';
 
@@ -32,6 +32,32 @@ describe('rateWindow and retryAfterSeconds', () => {
     assert.equal(retryAfterSeconds(T0, endsAt), 50);
     assert.equal(retryAfterSeconds(endsAt - 1, endsAt), 1);
     assert.equal(retryAfterSeconds(T0 + 49_001, endsAt), 1);
+  });
+});
+
+describe('isAdmitted', () => {
+  /** `count` distinct records as take() writes them: 16 hex digits and a newline. */
+  const records = (count: number) => Array.from({ length: count }, (_, i) => `${(i + 1).toString(16).padStart(16, '0')}\n`);
+
+  it('admits the first `limit` records of the file and refuses record limit + 1, which a process that raced past the first check appended', () => {
+    const limit = 3;
+    const written = records(limit + 2);
+    assert.equal(written[0]!.length, RATE_RECORD_BYTES);
+    const head = Buffer.from(written.join(''), 'latin1');
+    assert.deepEqual(written.map((record) => isAdmitted(head, record, limit)), [true, true, true, false, false]);
+  });
+
+  it('admits the only record with limit 1, and not the second', () => {
+    const written = records(2);
+    const head = Buffer.from(written.join(''), 'latin1');
+    assert.deepEqual(written.map((record) => isAdmitted(head, record, 1)), [true, false]);
+  });
+
+  it('admits no record the head does not hold whole: a read cut short admits nobody past it', () => {
+    const written = records(3);
+    // The third record's last byte is missing: it is not the record, whatever the limit.
+    const head = Buffer.from(written.join(''), 'latin1').subarray(0, 3 * RATE_RECORD_BYTES - 1);
+    assert.deepEqual(written.map((record) => isAdmitted(head, record, 5)), [true, true, false]);
   });
 });
 

@@ -1,0 +1,157 @@
+/**
+ * The pipelining gate (src/http/pipelining.ts) on its own, with a fake connection: which requests
+ * of one connection are dispatched, and when the connection stops and starts being read. The
+ * raw-socket tier (server-pipelining.test.ts) measures what this costs a real server; this pins
+ * the bound itself, in milliseconds.
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { boundPipelining, MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/http/pipelining.js';
+
+/** README, "Limits": 16 requests of one connection being answered at once. */
+const BOUND = 16;
+
+/** What the gate uses of a socket: pause, resume, `destroyed`, and its 'resume' and 'close' events. */
+class FakeSocket extends EventEmitter {
+  destroyed = false;
+  paused = false;
+  pauses = 0;
+  resumes = 0;
+
+  pause(): this {
+    this.pauses++;
+    this.paused = true;
+    return this;
+  }
+
+  resume(): this {
+    this.resumes++;
+    this.paused = false;
+    this.emit('resume');
+    return this;
+  }
+}
+
+/** A response as the gate sees it: its request (for the socket) and a 'finish' event. */
+class FakeResponse extends EventEmitter {
+  constructor(readonly req: FakeRequest) {
+    super();
+  }
+
+  /** The answer is written: what Node's ServerResponse emits last. */
+  finish(): void {
+    this.emit('finish');
+  }
+}
+
+interface FakeRequest {
+  readonly socket: FakeSocket;
+  readonly n: number;
+}
+
+/** One request the listener was called with, and whether reading was held at that moment. */
+interface Dispatch {
+  readonly n: number;
+  readonly res: FakeResponse;
+  readonly pausedAtDispatch: boolean;
+}
+
+/** A gated listener that records what it is called with, and a way to send requests to it. */
+function gated(limit?: number) {
+  const dispatched: Dispatch[] = [];
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const fake = req as unknown as FakeRequest;
+    dispatched.push({ n: fake.n, res: res as unknown as FakeResponse, pausedAtDispatch: fake.socket.paused });
+  };
+  const gate = boundPipelining(listener, limit);
+  let sent = 0;
+  /** `count` requests parsed from `socket`, in order, as Node hands them to the server's listener. */
+  const send = (socket: FakeSocket, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const req: FakeRequest = { socket, n: ++sent };
+      gate(req as unknown as IncomingMessage, new FakeResponse(req) as unknown as ServerResponse);
+    }
+  };
+  return { dispatched, send };
+}
+
+describe('boundPipelining', () => {
+  it('bounds a connection at 16 requests by default, as README "Limits" says', () => {
+    assert.equal(MAX_IN_FLIGHT_PER_CONNECTION, BOUND);
+  });
+
+  it('dispatches 16 requests of one connection at once and holds the 17th', () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND + 1);
+    assert.deepEqual(dispatched.map((d) => d.n), Array.from({ length: BOUND }, (_, i) => i + 1));
+  });
+
+  it('stops reading the connection as the 16th request is dispatched: not at the 15th, not at the 17th', () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND - 1);
+    assert.equal(socket.pauses, 0, 'reading goes on while fewer than 16 run');
+    send(socket, 1);
+    assert.equal(socket.pauses, 1);
+    assert.equal(dispatched.at(-1)!.pausedAtDispatch, true, 'held before the 16th request runs');
+    assert.equal(dispatched.at(-2)!.pausedAtDispatch, false);
+    send(socket, 1);
+    assert.equal(socket.pauses, 1, 'already held: the 17th waits without pausing again');
+  });
+
+  it('resumes reading as soon as one of the 16 running answers finishes', () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND);
+    assert.equal(socket.paused, true);
+    dispatched[0]!.res.finish();
+    assert.equal(socket.resumes, 1);
+    assert.equal(socket.paused, false);
+  });
+
+  it('lets the waiting 17th in when an answer finishes, on a later turn, and resumes reading once none waits and fewer than 16 run', async () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND + 1);
+    dispatched[0]!.res.finish();
+    // A later turn of the event loop: other connections' requests are not kept waiting behind these.
+    assert.equal(dispatched.length, BOUND);
+    await nextTurn();
+    assert.equal(dispatched.at(-1)!.n, BOUND + 1);
+    assert.equal(socket.resumes, 0, '16 run again: still held');
+    assert.equal(socket.paused, true);
+    dispatched[1]!.res.finish();
+    assert.equal(socket.resumes, 1);
+    assert.equal(socket.paused, false);
+  });
+
+  it('pauses again when something else resumes a held connection (Node does, once its answers drain)', () => {
+    const { send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND);
+    socket.resume();
+    assert.equal(socket.paused, true);
+    assert.equal(socket.pauses, 2);
+  });
+
+  it('counts each connection on its own: a held one does not hold another', () => {
+    const { dispatched, send } = gated();
+    const busy = new FakeSocket();
+    const other = new FakeSocket();
+    send(busy, BOUND + 3);
+    send(other, 2);
+    assert.equal(dispatched.length, BOUND + 2);
+    assert.equal(other.pauses, 0);
+  });
+
+  it('takes another bound: with 2, the second request holds reading and the third waits', () => {
+    const { dispatched, send } = gated(2);
+    const socket = new FakeSocket();
+    send(socket, 3);
+    assert.deepEqual(dispatched.map((d) => d.pausedAtDispatch), [false, true]);
+  });
+});

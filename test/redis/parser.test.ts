@@ -80,6 +80,28 @@ describe('ReplyParser', () => {
     ]);
   });
 
+  it('refuses an integer longer than a signed 64-bit one can be written (20 characters), rather than read it as a bigint', () => {
+    const lowest = '-9223372036854775808'; // 20 characters, the longest Redis sends
+    assert.deepEqual(parseAll(`:${lowest}\r\n`), [BigInt(lowest)]);
+    for (const text of [`1${'0'.repeat(20)}`, `-1${'0'.repeat(19)}`, '9'.repeat(400)]) {
+      assert.throws(() => parseAll(`:${text}\r\n`), (err: Error) => err instanceof RedisProtocolError && err.message.includes('is not an integer'), text);
+    }
+  });
+
+  it('reads lengths up to 2^53 - 1 and refuses one more as no length at all, whatever the limits allow', () => {
+    const unbounded = { maxBulkBytes: Number.MAX_VALUE, maxArrayLength: Number.MAX_VALUE, maxReplyBytes: Number.MAX_VALUE };
+    const largest = Number.MAX_SAFE_INTEGER;
+    // Still a length, refused by the array bound: the length itself was read.
+    assert.throws(() => parseAll(`*${largest}\r\n`), new RegExp(`array of ${largest} elements is over`));
+    for (const type of ['$', '*']) {
+      for (const text of [String(largest + 1), '9'.repeat(30)]) {
+        for (const parser of [new ReplyParser(), new ReplyParser(unbounded)]) {
+          assert.throws(() => parseAll(`${type}${text}\r\n`, parser), (err: Error) => err instanceof RedisProtocolError && err.message.includes('is not a length'), `${type}${text}`);
+        }
+      }
+    }
+  });
+
   it('reads an error inside an array as a value (EXEC)', () => {
     const [reply] = parseAll('*2\r\n+OK\r\n-WRONGTYPE Operation against a key\r\n');
     assert.ok(Array.isArray(reply));

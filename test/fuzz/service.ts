@@ -67,8 +67,11 @@ function writeKeyPair(root: string, passphrase: string): { privateKey: KeyObject
   return { privateKey: pair.privateKey, secretKeyPath, publicKeyPath };
 }
 
-/** Starts the program in `mode` and learns what the generator needs from it. */
-export async function startFuzzService(mode: Mode, seed: number, excludedMethods: readonly string[] = []): Promise<FuzzService> {
+/**
+ * Starts the program in `mode` and learns what the generator needs from it. `nodeArgs` go to the
+ * program's node (the deep pipelines hold V8's young generation small, see there).
+ */
+export async function startFuzzService(mode: Mode, seed: number, excludedMethods: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<FuzzService> {
   const r = new Random(seed, -1);
   const root = tempDir(`fuzz-${mode}-`);
   const secretValues = Object.fromEntries(SECRET_NAMES.map((name) => [name, `fz${r.text(ALNUM, 22)}`])) as Record<(typeof SECRET_NAMES)[number], string>;
@@ -86,7 +89,7 @@ export async function startFuzzService(mode: Mode, seed: number, excludedMethods
     JWT_PUBLIC_KEY: keys.publicKeyPath,
     // Prod trusts the loopback peer, so X-Forwarded-For and -Proto are honoured there.
     ...(mode === 'prod' ? { TRUSTED_PROXIES: 'REMOTE_ADDR,private_ranges' } : {}),
-  });
+  }, nodeArgs);
   const url = await program.listening;
   const now = Math.floor(Date.now() / 1000);
   const validToken = await new SignJWT({})

@@ -84,8 +84,8 @@ export interface ProblemOptions {
  * of `PROBLEMS` it is. The detail is its message.
  *
  * A problem is an answer, not a bug: its stack is its first line alone (`RouteNotFound: No
- * route found for …`): nothing reads its frames, and capturing them would cost more than the
- * rest of a 404 (see the constructor). An
+ * route found for …`): nothing reads its frames, and capturing them would add nearly half again
+ * to the cost of a 404 (see the constructor). An
  * unexpected error keeps its own stack, as the cause of an InternalError.
  */
 export abstract class Problem extends Error {

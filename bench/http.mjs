@@ -23,7 +23,7 @@ const BEFORE = process.env.BEFORE;
 const ONLY = process.env.ONLY;
 const runs = (part) => ONLY === undefined || ONLY === part;
 // ACCESS_LOG=0: bare and fastify log no requests either (bench:mix weighs the access log).
-const service = (script) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`), ACCESS_LOG: '0' });
+const service = (script, env = {}) => () => startChild(script, [], { ...SECRETS, APP_ENV: 'prod', APP_DEBUG: '0', PORT: '0', VAR_DIR: join(work, 'var'), LOG_DIR: join(work, `log-${Date.now()}`), ACCESS_LOG: '0', ...env });
 const ours = service('../dist/server.js');
 const json = { accept: 'application/json' };
 
@@ -36,6 +36,10 @@ const peers = {
   bare: () => startChild('servers/bare.mjs', [], { BODY: doc }),
   fastify: () => startChild('servers/fastify-doc.mjs', [], { BODY: doc }),
   ...(BEFORE ? { before: service(BEFORE) } : {}),
+  // Start only: ours with V8's compile cache kept between starts (an operator's opt-in), and the
+  // bare handler loading node:http with require, which on Node 22 and 24 skips Node's fetch client.
+  'ours+compile-cache': service('../dist/server.js', { NODE_COMPILE_CACHE: join(work, 'compile-cache') }),
+  'bare+require': () => startChild('servers/bare.mjs', [], { BODY: doc, HTTP_BY_REQUIRE: '1' }),
 };
 
 async function rounds(names, run) {
@@ -64,8 +68,12 @@ still compiling the hot path for about a process's first 150,000 requests). In t
 round starts every server afresh and loads it for a second, unmeasured, before its measured
 seconds; its lines are counted over both. Ratios are medians of the per-round ratios (the servers
 of a round run one after another, so each ratio sees the machine in one speed mode); cold start
-and RSS ratios are of the medians. "before" (when present) is an older build of ours, given
-as \`BEFORE=<its dist/server.js>\`. Reproduce: \`cd bench && npm run bench:http\`.`;
+and RSS ratios are of the medians. In the start table, "ours+compile-cache" is ours with
+\`NODE_COMPILE_CACHE\` set (V8's compiled code kept between starts, an operator's opt-in), and
+"bare+require" is the bare handler loading \`node:http\` with \`require\`, as the service does: on
+Node 22 and 24 an \`import\` of it also loads Node's fetch client. "before" (when present) is an
+older build of ours, given as \`BEFORE=<its dist/server.js>\`. Reproduce: \`cd bench && npm run
+bench:http\`.`;
 
 const lines = [`Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine()}; ${ROUNDS} interleaved rounds of ${DURATION} s, autocannon, 32 connections`];
 const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
@@ -173,7 +181,7 @@ if (runs('start')) {
     await server.stop();
     return { ms, idle, after, busy };
   }
-  const startNames = [...(BEFORE ? ['before'] : []), 'ours', 'fastify', 'bare'];
+  const startNames = [...(BEFORE ? ['before'] : []), 'ours', 'ours+compile-cache', 'fastify', 'bare', 'bare+require'];
   const starts = await rounds(startNames, (name) => coldStart(name));
   const startMedians = Object.fromEntries(startNames.map((n) => [n, {
     ms: median(starts[n].map((x) => x.ms)),

@@ -1,6 +1,10 @@
 // The ceiling for GET /: a bare node:http handler writing the bytes our service writes.
 // BODY and CONTENT_TYPE come from the benchmark, which reads them from our service first.
-import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+
+// HTTP_BY_REQUIRE=1 loads node:http with require: an import also loads Node's fetch client on
+// Node 22 and 24 (nodejs/node#57649), which the service avoids; bench:http shows both starts.
+const { createServer } = process.env.HTTP_BY_REQUIRE === '1' ? createRequire(import.meta.url)('node:http') : await import('node:http');
 
 const body = Buffer.from(process.env.BODY ?? '{}');
 const headers = {

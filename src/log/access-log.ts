@@ -4,14 +4,16 @@
  * (`daily-file-sink.ts`) with the error log's rotation, retention and byte cap. The sink's own
  * notices are JSON lines too: `{"time":"…","notice":"12 access log lines dropped: …"}`.
  */
+import { DEFAULT_LOG_MAX_BYTES } from '../config/index.js';
 import { VerbatimCheck, writeAccessLine, type AccessRecord, type TextMasker } from './access-format.js';
-import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
+import type { DailyFileKind, LineCounts } from './batch-planner.js';
+import { DailyFileSink, type DailyFileOptions } from './daily-file-sink.js';
 import { createIsoTimestamper } from './format.js';
 import { escapeJsonLine } from './json-text.js';
 import { accessLogStem } from './rotation.js';
 import { zonedTimeOf } from './zoned-time.js';
 
-export interface AccessLogOptions extends DailyFileSinkOptions {
+export interface AccessLogOptions extends DailyFileOptions {
   /** `prod`: the files are `prod-access-<YYYY-MM-DD>.log`. */
   readonly appEnv: string;
   /** Masks the configured secrets in a client's text, and says what may be one (the service's masker). */
@@ -57,7 +59,7 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
     notice: (instant, message) => formatAccessNotice(stamp(instant), message),
   };
   // The access log gathers requests itself, so its sink writes what it is given at once.
-  const sink = new DailyFileSink({ ...options, zoned, flushDelayMs: 0 }, kind);
+  const sink = new DailyFileSink({ ...options, zoned, maxBytes: options.maxBytes ?? DEFAULT_LOG_MAX_BYTES, flushDelayMs: 0 }, kind);
   const gatherMs = options.flushDelayMs ?? DEFAULT_GATHER_MS;
   const mask = options.mask;
   const verbatim = new VerbatimCheck(mask);

@@ -3,11 +3,13 @@
  * by a daily file sink (`daily-file-sink.ts`), whose own notices are text lines of the `app`
  * channel.
  */
-import { DailyFileSink, type DailyFileKind, type DailyFileSinkOptions, type LineCounts } from './daily-file-sink.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../config/index.js';
+import type { DailyFileKind, LineCounts } from './batch-planner.js';
+import { DailyFileSink, type DailyFileOptions } from './daily-file-sink.js';
 import { createTimestamper, formatLine, type Logger } from './format.js';
 import { zonedTimeOf } from './zoned-time.js';
 
-export interface FileLoggerOptions extends DailyFileSinkOptions {
+export interface FileLoggerOptions extends DailyFileOptions {
   /** `prod`: the files are `prod-<YYYY-MM-DD>.log`. */
   readonly appEnv: string;
 }
@@ -31,7 +33,7 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
     what: 'log',
     notice: (instant, message) => formatLine(stamp(instant), 'app', 'WARNING', message),
   };
-  const sink = new DailyFileSink({ ...options, zoned }, kind);
+  const sink = new DailyFileSink({ ...options, zoned, maxBytes: options.maxBytes ?? DEFAULT_LOG_MAX_BYTES }, kind);
   return {
     log(channel, level, message) {
       const instant = sink.now();

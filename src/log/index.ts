@@ -10,7 +10,7 @@
 export { createIsoTimestamper, createTimestamper, escapeControl, formatLine, MAX_LINE_BYTES, type Logger, type LogLevel } from './format.js';
 export { formatTimestamp, zonedParts, ZonedTime, type ZonedParts } from './zoned-time.js';
 export { createStreamLogger } from './stream-sink.js';
-export type { LineCounts } from './daily-file-sink.js';
+export type { LineCounts } from './batch-planner.js';
 export { createFileLogger, type FileLogger, type FileLoggerOptions } from './file-sink.js';
 export type { AccessRecord } from './access-format.js';
 export type { AccessLog, AccessLogOptions } from './access-log.js';

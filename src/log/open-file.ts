@@ -1,8 +1,10 @@
 /**
  * A day's log file held open for appending, and the cheap check that it is still the file of
  * its name: `rm` or a rename (logrotate) of the file would otherwise leave the sink writing into
- * a deleted inode until midnight, losing lines and keeping the disk space.
+ * a deleted inode until midnight, losing lines and keeping the disk space. At exit, the same
+ * append done synchronously.
  */
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { errorCode } from '../util/errno.js';
 
@@ -100,6 +102,28 @@ export class OpenLogFile {
   /** Closes the descriptor; a failure to close loses nothing already written. */
   async close(): Promise<void> {
     await this.#fd.close().catch(() => {});
+  }
+}
+
+/** Opens (creating) `path` for appending, synchronously (at exit): its path, descriptor and size. */
+export function openForAppendSync(path: string): { path: string; fd: number; size: number } {
+  const fd = openSync(path, 'a');
+  try {
+    return { path, fd, size: fstatSync(fd).size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** Appends `data` to `fd` synchronously (at exit); like OpenLogFile's write, never throws. */
+export function appendAllSync(fd: number, data: Buffer): WriteOutcome {
+  let offset = 0;
+  try {
+    while (offset < data.byteLength) offset += writeSync(fd, data, offset);
+    return { written: offset };
+  } catch (error) {
+    return { written: offset, error };
   }
 }
 

@@ -42,7 +42,7 @@ export function formatAccessNotice(time: string, notice: string): string {
 /** Requests gathered at most before their lines are written out at once, whatever the delay. */
 const MAX_GATHERED = 1024;
 
-/** Queued bytes past which lines are queued flat (see writeGathered): a few gatherings' worth. */
+/** Queued bytes past which lines are queued flat (see createLineWriter): a few gatherings' worth. */
 const FLATTEN_ABOVE_BYTES = 1 << 20;
 
 /** The access log's own gathering delay by default: the sink's (see DailyFileSinkOptions). */
@@ -60,25 +60,77 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
   };
   // The access log gathers requests itself, so its sink writes what it is given at once.
   const sink = new DailyFileSink({ ...options, zoned, maxBytes: options.maxBytes ?? DEFAULT_LOG_MAX_BYTES, flushDelayMs: 0 }, kind);
-  const gatherMs = options.flushDelayMs ?? DEFAULT_GATHER_MS;
-  const mask = options.mask;
-  const verbatim = new VerbatimCheck(mask);
-  // A request's line is made with the others gathered in the same delay, not while it is
-  // answered: formatting them one after another in a loop, away from the HTTP work, cost 3
-  // points less of the realistic mix's throughput than formatting each as its request ended
-  // (bench:access-cost, both at once). Each keeps the instant it was recorded at, which decides
-  // its file.
+  const gathering = gatherRequests(sink, options.flushDelayMs ?? DEFAULT_GATHER_MS, createLineWriter(sink, stamp, options.mask));
+  return {
+    record: gathering.record,
+    flush: () => {
+      gathering.writeOut();
+      return sink.flush();
+    },
+    flushSync: () => {
+      gathering.writeOut();
+      sink.flushSync();
+    },
+    close: () => {
+      gathering.close();
+      return sink.close();
+    },
+    lineCounts: () => sink.lineCounts(),
+  };
+}
+
+/** Requests whose lines are not made yet, each with the instant it was recorded at, which decides its file. */
+interface Gathering {
+  /** Gathers a request: the first starts the delay, the MAX_GATHERED-th writes them all at once. */
+  readonly record: (entry: AccessRecord) => void;
+  /** Writes the gathered requests' lines now. */
+  readonly writeOut: () => void;
+  /** Writes them now, and each later request's as it is recorded. */
+  readonly close: () => void;
+}
+
+/** Gives a gathering's lines to the sink: `records[i]` was recorded at `instants[i]`. */
+type LineWriter = (records: readonly AccessRecord[], instants: readonly number[]) => void;
+
+/**
+ * A request's line is made with the others gathered in the same delay, not while it is
+ * answered: formatting them one after another in a loop, away from the HTTP work, cost 3
+ * points less of the realistic mix's throughput than formatting each as its request ended
+ * (bench:access-cost, both at once).
+ */
+function gatherRequests(sink: DailyFileSink, gatherMs: number, writeLines: LineWriter): Gathering {
   let gathered: AccessRecord[] = [];
   let instants: number[] = [];
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const writeGathered = () => {
+  const writeOut = () => {
     clearTimeout(timer);
     timer = undefined;
     const records = gathered;
     const at = instants;
     gathered = [];
     instants = [];
+    writeLines(records, at);
+  };
+  return {
+    record: (entry) => {
+      gathered.push(entry);
+      instants.push(sink.now());
+      if (closed || gathered.length >= MAX_GATHERED) writeOut();
+      else timer ??= setTimeout(writeOut, gatherMs);
+    },
+    writeOut,
+    close: () => {
+      closed = true;
+      writeOut();
+    },
+  };
+}
+
+/** Makes each gathered request's line (masked, stamped in the log time zone) and appends it to the sink. */
+function createLineWriter(sink: DailyFileSink, stamp: (instant: number) => string, mask: TextMasker): LineWriter {
+  const verbatim = new VerbatimCheck(mask);
+  return (records, instants) => {
     for (let i = 0; i < records.length; i++) {
       const line = writeAccessLine(records[i]!, stamp, mask, verbatim);
       // The line is built by additions, which V8 keeps as a tree of its pieces (and of the
@@ -87,29 +139,7 @@ export function createAccessLog(options: AccessLogOptions): AccessLog {
       // lives a moment; once lines pile up (a slow disk), reading one character of each makes it
       // flat, and a full queue stays near its byte bound.
       if (sink.queuedBytes > FLATTEN_ABOVE_BYTES) line.text.charCodeAt(0);
-      sink.append(at[i]!, line.text, line.bytes);
+      sink.append(instants[i]!, line.text, line.bytes);
     }
-  };
-  return {
-    record(entry) {
-      gathered.push(entry);
-      instants.push(sink.now());
-      if (closed || gathered.length >= MAX_GATHERED) writeGathered();
-      else timer ??= setTimeout(writeGathered, gatherMs);
-    },
-    flush: () => {
-      writeGathered();
-      return sink.flush();
-    },
-    flushSync: () => {
-      writeGathered();
-      sink.flushSync();
-    },
-    close: () => {
-      closed = true;
-      writeGathered();
-      return sink.close();
-    },
-    lineCounts: () => sink.lineCounts(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The daily cap on a log file (`LOG_MAX_BYTES`), as pure bookkeeping: which lines of a batch
- * still fit, how many a full day refused, and the notice that tells of them. The sink supplies
- * the file's size and does the writing.
+ * still fit, how many a full day refused, and the notice that tells of them. The batch planner
+ * asks it with the file's size the sink found; the sink does the writing.
  */
 import { linesUnderCap, type QueuedLine } from './queue.js';
 

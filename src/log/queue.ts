@@ -1,6 +1,6 @@
 /**
- * The sink's pure middle: queued lines in order, bounded in bytes, taken in batches of one day's
- * file; and which lines of a batch still fit under the day's cap.
+ * Parts of the sink's pure middle (`batch-planner.ts`): queued lines in order, bounded in bytes,
+ * taken in batches of one day's file; and which lines of a batch still fit under the day's cap.
  */
 
 /** One formatted line waiting to be written. */

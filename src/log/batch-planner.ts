@@ -205,13 +205,13 @@ export class BatchPlanner {
 
   /**
    * How long to wait at `now` before writing again after a failure: `retryMs`, or less when the
-   * day of the latest line ends sooner (a new day may mean a new mount, a new quota); no wait
-   * once that day is over.
+   * day of the latest line ends sooner (a new day may mean a new mount, a new quota). Once that
+   * day is over the retry at its midnight has happened: `retryMs` again, never a wait of nothing,
+   * which would retry a failing disk at every gathering delay until a new line came.
    */
   retryDelay(now: number, retryMs: number): number {
     const boundary = this.#dates.nextMidnight;
-    const untilNextDay = Number.isFinite(boundary) ? Math.max(0, boundary - now) : retryMs;
-    return Math.min(retryMs, untilNextDay);
+    return Number.isFinite(boundary) && boundary > now ? Math.min(retryMs, boundary - now) : retryMs;
   }
 
   /** Entries written and dropped so far. */

@@ -41,11 +41,11 @@ describe('BatchPlanner.retryDelay', () => {
     assert.equal(p.retryDelay(MIDNIGHT_23 - RETRY_MS + 1, RETRY_MS), RETRY_MS - 1);
   });
 
-  it('waits nothing once the latest line\'s day is over', () => {
+  it('waits retryMs again once the latest line\'s day is over, never nothing (no busy retries of a failing disk)', () => {
     const p = planner();
     enqueue(p, MIDNIGHT_23 - 1, 'a');
-    assert.equal(p.retryDelay(MIDNIGHT_23, RETRY_MS), 0);
-    assert.equal(p.retryDelay(MIDNIGHT_23 + 5_000, RETRY_MS), 0);
+    assert.equal(p.retryDelay(MIDNIGHT_23, RETRY_MS), RETRY_MS);
+    assert.equal(p.retryDelay(MIDNIGHT_23 + 5_000, RETRY_MS), RETRY_MS);
   });
 
   it('waits retryMs before any date was asked for', () => {

@@ -114,9 +114,8 @@ const MAX_REMEMBERED_AGENT_LENGTH = 512;
  * printable ASCII, no quote, no backslash, nothing `mask` may change. One per log: it remembers
  * the user agents it passed (at most MAX_REMEMBERED_AGENTS of at most 512 characters, forgotten
  * all at once when full). Most requests come from a few kinds of client, and a user agent is the
- * longest text of most lines: looking it up costs less than searching it (callgrind, a line of
- * the realistic mix through the formatter and sink: about 1,400 fewer machine instructions). A
- * client sending a new one each time pays the search and the remembering.
+ * longest text of most lines: looking it up costs less than searching it (bench/RESULTS.md, "The
+ * access log's cost"). A client sending a new one each time pays the search and the remembering.
  */
 export class VerbatimCheck {
   readonly #unwritable: RegExp;
@@ -149,9 +148,8 @@ export class VerbatimCheck {
  *
  * Most lines hold no secret and only printable ASCII: each text is searched once, by one
  * expression, for what would need escaping or masking, and the line is its texts as they are,
- * its length its size (callgrind, realistic mix: about 2,200 fewer machine instructions a line
- * than joining the texts for one plain check and one mask, with the masker's six substring
- * searches and its readings' checks). A text the expression stops in sends the
+ * its length its size: cheaper than joining the texts for one plain check and one mask, with the
+ * masker's six substring searches and its readings' checks. A text the expression stops in sends the
  * line the long way, which masks and quotes text by text to the same bytes. The time is ours and
  * always plain. A user agent that passes is ASCII, which is what reading it as UTF-8 would give.
  */
@@ -216,9 +214,8 @@ function formatMaskedLine(record: AccessRecord, time: string, mask: TextMasker):
  * The line, newline included: keys in their order, each text written between quotes by
  * `content` (jsonStringContent), an absent one as `null`. Added piece by piece, the quotes in
  * the fixed pieces, instead of joined from a list of 39: the join cost more than the additions
- * and the one flattening of the result together (callgrind, realistic mix: 7,300 fewer machine
- * instructions in the formatter; a line that has to wait in a long queue is flattened, about
- * 2,000 more: see access-log.ts).
+ * and the one flattening of the result together (a line that has to wait in a long queue is
+ * flattened: see access-log.ts).
  */
 function writeLine(texts: AccessTexts, figures: AccessFigures, content: (text: string) => string): string {
   const { user_agent: userAgent, referer, subject } = texts;

@@ -162,7 +162,7 @@ export class BatchPlanner {
     if (notice !== undefined) text += this.#kind.notice(lines[0]!.instant, notice);
     const prefixBytes = Buffer.byteLength(text);
     // A text as long as its UTF-8 size is ASCII alone, which Latin-1 copies byte for byte without
-    // UTF-8's measuring and encoding passes (about 150 ns a typical access line).
+    // UTF-8's measuring and encoding passes.
     let ascii = prefixBytes === text.length;
     for (let i = 0; i < kept; i++) {
       const line = lines[i]!;

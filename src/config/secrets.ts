@@ -5,9 +5,10 @@
  *
  * A client may send a secret raw, percent-encoded (RFC 3986 2.1, either case of hex digit, any
  * mix of raw and `%XX` bytes) or form-encoded (`+` for a space, WHATWG URL 5.1). Each reading of
- * a text is decoded as a stream of UTF-8 bytes that remembers which span of the text each byte
- * came from; the secrets are searched in that stream (Knuth-Morris-Pratt, linear) and the spans
- * they cover are masked in the text.
+ * a text goes through one decoder into UTF-8 bytes, each byte remembering the span of the text it
+ * came from; one matcher finds the secrets' bytes there (the engine's own search) and the spans
+ * they cover are masked in the text. Cheap pre-checks (a raw value found, a `%`, a `+`) leave
+ * most texts undecoded.
  */
 import { MIN_SECRET_LENGTH, SECRET_SETTINGS, type Config } from './config.js';
 import { literalPattern } from '../util/literal-pattern.js';
@@ -26,53 +27,44 @@ export function secretValuesOf(config: Config): string[] {
     .sort((a, b) => b.length - a.length);
 }
 
-/** One secret as the scan looks for it: its UTF-8 bytes and their KMP failure table. */
+/** One secret as a reading is searched for it: its UTF-8 bytes and their KMP failure table. */
 interface SecretPattern {
-  readonly bytes: Uint8Array;
+  /** The bytes as a Latin-1 string, as a reading is decoded. */
+  readonly bytes: string;
   /** `fallback[q]`: the longest proper border of the first q + 1 bytes. */
   readonly fallback: Int32Array;
 }
 
-/** The secrets of a masker, compiled once, with the scan's scratch space (used synchronously). */
+/** The secrets of a masker, compiled once. */
 interface CompiledSecrets {
-  /** The values as strings, for a first look at the raw text (the engine's substring search). */
+  /** The values as strings, for the raw pre-check. */
   readonly values: readonly string[];
-  /** Each value's UTF-8 bytes as a Latin-1 string: a first look at a decoded reading. */
-  readonly byteTexts: readonly string[];
   readonly patterns: readonly SecretPattern[];
   /** No text shorter than this can hold a secret in any form (encoding only lengthens). */
   readonly shortest: number;
   /** Only a secret with a space can be hidden by `+` (the form reading). */
   readonly anySpace: boolean;
-  /** The text offsets of the last bytes read, as many as the longest pattern has. */
-  readonly starts: Int32Array;
-  /** Each pattern's automaton state. */
-  readonly states: Int32Array;
 }
 
 function compileSecrets(secretValues: readonly string[]): CompiledSecrets {
   const values = secretValues.filter((value) => value.length >= MIN_MASKED_LENGTH);
-  const patterns = values.map((value) => {
-    const bytes = new Uint8Array(Buffer.from(value, 'utf8'));
-    return { bytes, fallback: failureTable(bytes) };
-  });
   return {
     values,
-    byteTexts: patterns.map((pattern) => Buffer.from(pattern.bytes).toString('latin1')),
-    patterns,
+    patterns: values.map((value) => {
+      const bytes = Buffer.from(value, 'utf8').toString('latin1');
+      return { bytes, fallback: failureTable(bytes) };
+    }),
     shortest: values.reduce((min, value) => Math.min(min, value.length), Infinity),
     anySpace: values.some((value) => value.includes(' ')),
-    starts: new Int32Array(patterns.reduce((max, p) => Math.max(max, p.bytes.length), 0)),
-    states: new Int32Array(patterns.length),
   };
 }
 
 /** The KMP failure function of a pattern. */
-function failureTable(bytes: Uint8Array): Int32Array {
+function failureTable(bytes: string): Int32Array {
   const fallback = new Int32Array(bytes.length);
   for (let i = 1, k = 0; i < bytes.length; i++) {
-    while (k > 0 && bytes[i] !== bytes[k]) k = fallback[k - 1]!;
-    if (bytes[i] === bytes[k]) k++;
+    while (k > 0 && bytes.charCodeAt(i) !== bytes.charCodeAt(k)) k = fallback[k - 1]!;
+    if (bytes.charCodeAt(i) === bytes.charCodeAt(k)) k++;
     fallback[i] = k;
   }
   return fallback;
@@ -80,6 +72,12 @@ function failureTable(bytes: Uint8Array): Int32Array {
 
 /** How a text is read into bytes: as it is, `%XX` decoded, or `%XX` decoded and `+` a space. */
 type Reading = 'raw' | 'percent' | 'form';
+
+/** Where each byte of a reading came from: the text span `[starts[k], ends[k])` of byte k. */
+interface Spans {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
 
 /** The value of a hex digit, -1 for any other code unit. */
 function hexValue(code: number): number {
@@ -89,113 +87,100 @@ function hexValue(code: number): number {
 }
 
 /**
- * The bytes markReading steps through for a decoding reading (`percent` or `form`), as a Latin-1
- * string: the text's UTF-8 bytes (a lone surrogate as U+FFFD's, as Buffer encodes it), then each
- * `%XX` as its byte and, reading a form, `+` as a space. Escapes are ASCII, so decoding them in
- * the UTF-8 bytes reads what markReading reads; one native encoding serves any mix of scripts.
+ * The decoder: one reading of `text`, as a Latin-1 string of bytes. The text's UTF-8 bytes (a
+ * lone surrogate as U+FFFD's, as Buffer encodes a secret too); unless the reading is raw, each
+ * `%XX` as its byte; reading a form, `+` as a space. Escapes are ASCII, so decoding them in the
+ * UTF-8 bytes (natively encoded) reads what the text says. With `spans` (room for every byte of
+ * the reading), records the text span each byte came from.
  */
-function readingBytes(text: string, reading: Exclude<Reading, 'raw'>): string {
-  const bytes = Buffer.from(text, 'utf8').toString('latin1');
-  let out = '';
-  let from = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const code = bytes.charCodeAt(i);
-    if (code === 0x25 /* % */) {
-      const high = hexValue(bytes.charCodeAt(i + 1));
-      const low = high < 0 ? -1 : hexValue(bytes.charCodeAt(i + 2));
-      if (low < 0) continue;
-      out += bytes.slice(from, i) + String.fromCharCode(high * 16 + low);
-      i += 2;
-      from = i + 1;
-    } else if (code === 0x2b /* + */ && reading === 'form') {
-      out += `${bytes.slice(from, i)} `;
-      from = i + 1;
+function decodeReading(text: string, reading: Reading, spans?: Spans): string {
+  const bytes = Buffer.from(text, 'utf8');
+  const escapes = reading !== 'raw';
+  const plusIsSpace = reading === 'form';
+  let n = 0;
+  // Bytes are decoded in place: `n` never passes `i`. `unit` is the text offset of byte `i`.
+  for (let i = 0, unit = 0; i < bytes.length; ) {
+    const lead = bytes[i]!;
+    const first = n;
+    // What bytes i.. stand for: `length` bytes here, `units` code units of the text.
+    let length = 1;
+    let units = 1;
+    const high = escapes && lead === 0x25 /* % */ ? hexValue(bytes[i + 1]!) : -1;
+    const low = high < 0 ? -1 : hexValue(bytes[i + 2]!);
+    if (low >= 0) {
+      bytes[n++] = high * 16 + low;
+      length = units = 3;
+    } else if (lead < 0x80) {
+      bytes[n++] = plusIsSpace && lead === 0x2b /* + */ ? 0x20 : lead;
+    } else {
+      // A character's UTF-8 bytes, kept: four of them are a surrogate pair, two code units.
+      length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+      units = length === 4 ? 2 : 1;
+      if (n === i) n += length; // nothing decoded yet: the bytes are in place
+      else for (let k = i; k < i + length; k++) bytes[n++] = bytes[k]!;
     }
+    if (spans !== undefined) {
+      for (let k = first; k < n; k++) {
+        spans.starts[k] = unit;
+        spans.ends[k] = unit + units;
+      }
+    }
+    i += length;
+    unit += units;
   }
-  return out + bytes.slice(from);
+  return bytes.toString('latin1', 0, n);
 }
 
 /**
- * Whether a decoding reading of `text` holds a secret anywhere: exactly when markReading would
- * find one, since both look for the secrets' bytes in the same byte sequence. Decoding once and
- * searching with the engine's substring search costs a fraction of stepping every automaton over
- * every byte (a 220-character access line with one `%`: about a tenth), so the automata run only
- * where a secret is there, to mark its spans.
+ * The matcher: marks in `cover` (cover[start] = the furthest end of a span starting there) every
+ * span of the text that a secret's bytes cover in a decoded reading, overlapping ones included.
+ * Knuth-Morris-Pratt, one pass a secret: O(bytes × secrets) whatever the secrets repeat.
  */
-function readingHoldsSecret(text: string, secrets: CompiledSecrets, reading: Exclude<Reading, 'raw'>): boolean {
-  const bytes = readingBytes(text, reading);
-  return secrets.byteTexts.some((secret) => bytes.includes(secret));
-}
-
-/**
- * Marks in `cover` (cover[start] = the furthest end of a span starting there; made at the first
- * match) every span of `text` that holds a secret in the given reading. One pass over the text,
- * each byte stepping every pattern's automaton: O(text × secrets).
- */
-function markReading(text: string, secrets: CompiledSecrets, reading: Reading, cover: Int32Array | undefined): Int32Array | undefined {
-  const { patterns, starts, states } = secrets;
-  states.fill(0);
-  const ring = starts.length;
-  let pos = 0;
-  let spanStart = 0;
-  let spanEnd = 0;
-  const step = (byte: number) => {
-    starts[pos % ring] = spanStart;
-    for (let p = 0; p < patterns.length; p++) {
-      const { bytes, fallback } = patterns[p]!;
-      let q = states[p]!;
-      while (q > 0 && bytes[q] !== byte) q = fallback[q - 1]!;
-      if (bytes[q] === byte) q++;
+function markSecrets(stream: string, spans: Spans, secrets: CompiledSecrets, cover: Int32Array): void {
+  for (const { bytes, fallback } of secrets.patterns) {
+    for (let i = 0, q = 0; i < stream.length; i++) {
+      const byte = stream.charCodeAt(i);
+      while (q > 0 && bytes.charCodeAt(q) !== byte) q = fallback[q - 1]!;
+      if (bytes.charCodeAt(q) === byte) q++;
       if (q === bytes.length) {
-        const start = starts[(pos - q + 1) % ring]!;
-        cover ??= new Int32Array(text.length + 1);
-        if (cover[start]! < spanEnd) cover[start] = spanEnd;
+        const start = spans.starts[i - q + 1]!;
+        if (cover[start]! < spans.ends[i]!) cover[start] = spans.ends[i]!;
         q = fallback[q - 1]!;
       }
-      states[p] = q;
     }
-    pos++;
-  };
-  for (let i = 0; i < text.length; ) {
-    const code = text.charCodeAt(i);
-    spanStart = i;
-    if (reading !== 'raw' && code === 0x25 /* % */) {
-      const high = hexValue(text.charCodeAt(i + 1));
-      const low = high < 0 ? -1 : hexValue(text.charCodeAt(i + 2));
-      if (low >= 0) {
-        spanEnd = i + 3;
-        step(high * 16 + low);
-        i = spanEnd;
-        continue;
-      }
-    }
-    spanEnd = i + 1;
-    if (code < 0x80) {
-      step(reading === 'form' && code === 0x2b /* + */ ? 0x20 : code);
-    } else if (code < 0x800) {
-      step(0xc0 | (code >> 6));
-      step(0x80 | (code & 0x3f));
-    } else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      const point = 0x10000 + ((code - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00);
-      spanEnd = i + 2;
-      step(0xf0 | (point >> 18));
-      step(0x80 | ((point >> 12) & 0x3f));
-      step(0x80 | ((point >> 6) & 0x3f));
-      step(0x80 | (point & 0x3f));
-    } else {
-      // A lone surrogate is U+FFFD in UTF-8, as Buffer encodes it in a secret.
-      const unit = code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
-      step(0xe0 | (unit >> 12));
-      step(0x80 | ((unit >> 6) & 0x3f));
-      step(0x80 | (unit & 0x3f));
-    }
-    i = spanEnd;
   }
+}
+
+/**
+ * Marks, in `cover` (made at the first secret), the spans of `text` holding a secret in one
+ * reading. The reading is decoded and searched once, as a Latin-1 string: the engine's substring
+ * search costs less than a native call per secret would. Only a text that holds a secret (rare)
+ * is decoded again with each byte's span, for the matcher to mark.
+ */
+function markReading(text: string, secrets: CompiledSecrets, reading: Reading, cover: Int32Array | undefined): Int32Array | undefined {
+  const stream = decodeReading(text, reading);
+  if (!secrets.patterns.some((pattern) => stream.includes(pattern.bytes))) return cover;
+  const spans = { starts: new Int32Array(stream.length), ends: new Int32Array(stream.length) };
+  decodeReading(text, reading, spans);
+  cover ??= new Int32Array(text.length + 1);
+  markSecrets(stream, spans, secrets, cover);
   return cover;
 }
 
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+/** Pre-check: a text can hold a raw secret only where the engine's substring search finds one. */
+function mayHoldRaw(text: string, secrets: CompiledSecrets): boolean {
+  return secrets.values.some((value) => text.includes(value));
+}
 
+/** Pre-check: a percent reading differs from the raw one only where the text has a `%`. */
+function mayHoldPercentEncoded(text: string): boolean {
+  return text.includes('%');
+}
+
+/** Pre-check: a form reading finds more only where a `+` may stand for a secret's space. */
+function mayHoldFormEncoded(text: string, secrets: CompiledSecrets): boolean {
+  return secrets.anySpace && text.includes('+');
+}
 
 /** `text` with every marked span replaced by the mask; overlapping spans become one mask. */
 function replaceCovered(text: string, cover: Int32Array): string {
@@ -217,13 +202,9 @@ function replaceCovered(text: string, cover: Int32Array): string {
 /** Masks every secret of `secrets` in `text`, in every form; the same string when none is there. */
 function maskCompiled(text: string, secrets: CompiledSecrets): string {
   if (text.length < secrets.shortest) return text;
-  // Most texts hold no secret raw: the engine's own substring search tells so at a fraction of
-  // the automata's cost (stepping them byte by byte was 5 % of a 404's CPU on the realistic mix);
-  // they run, linear and exact about overlaps, only where a secret is there.
-  let cover = secrets.values.some((value) => text.includes(value)) ? markReading(text, secrets, 'raw', undefined) : undefined;
-  // A reading that decodes nothing finds only what the raw one found.
-  if (text.includes('%') && readingHoldsSecret(text, secrets, 'percent')) cover = markReading(text, secrets, 'percent', cover);
-  if (secrets.anySpace && text.includes('+') && readingHoldsSecret(text, secrets, 'form')) cover = markReading(text, secrets, 'form', cover);
+  let cover = mayHoldRaw(text, secrets) ? markReading(text, secrets, 'raw', undefined) : undefined;
+  if (mayHoldPercentEncoded(text)) cover = markReading(text, secrets, 'percent', cover);
+  if (mayHoldFormEncoded(text, secrets)) cover = markReading(text, secrets, 'form', cover);
   return cover === undefined ? text : replaceCovered(text, cover);
 }
 

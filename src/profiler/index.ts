@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FALLBACK_CONTROLLER, type AppObserver } from '../app/index.js';
 import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
 import type { RequestContext } from '../http/index.js';
-import type { ProblemDocument } from '../core/index.js';
+import type { ProblemDocument, SourceLink } from '../core/index.js';
 import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker } from './kept.js';
-import { linkToPrimary } from './primary-link.js';
+import { linkToPrimary, type PrimaryLink } from './primary-link.js';
 import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
 import { createProfilerRoutes, PROFILER_PREFIX, sourceLinkFor } from './routes.js';
 import { createStackMapper } from './source-maps.js';
@@ -25,48 +25,122 @@ interface Recording {
   logsNotKept: number;
 }
 
+/** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
+interface RequestRecordings {
+  main: Recording;
+  fallback?: Recording;
+}
+
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
   // With several workers (WORKERS > 1), finished profiles go to the cluster primary, which any
   // worker asks for tokens it does not hold itself (README, "Several processes": the profiler stays whole).
   const primary = linkToPrimary();
-  const mask = createSecretMasker(config);
   const sourceLink = sourceLinkFor(config.projectDir);
-  const mapStack = createStackMapper();
-  /** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
-  const profilesOf = new WeakMap<RequestContext, { main: Recording; fallback?: Recording }>();
+  return new RequestProfiler({
+    routes: createProfilerRoutes({ config, profiles, primary, sourceLink }),
+    profiles,
+    primary,
+    sourceLink,
+    mask: createSecretMasker(config),
+    mapStack: createStackMapper(),
+    clock,
+  });
+}
 
-  function create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Recording {
+/** What a RequestProfiler records with and into. */
+interface RequestProfilerParts {
+  readonly routes: Profiler['routes'];
+  readonly profiles: ProfileStore;
+  readonly primary: PrimaryLink | undefined;
+  readonly sourceLink: SourceLink;
+  readonly mask: (text: string) => string;
+  readonly mapStack: (stack: string) => string;
+  readonly clock: () => number;
+}
+
+/** The observer the app calls at each step of a request: each step is recorded in the request's profiles. */
+class RequestProfiler implements Profiler {
+  readonly routes: Profiler['routes'];
+  readonly #parts: RequestProfilerParts;
+  readonly #recordingsOf = new WeakMap<RequestContext, RequestRecordings>();
+
+  constructor(parts: RequestProfilerParts) {
+    this.routes = parts.routes;
+    this.#parts = parts;
+  }
+
+  began(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): void {
+    // The profiler's own pages are not profiled (an unmatched path under them is: see routed).
+    if (!ctx.rawPath.startsWith(PROFILER_PREFIX)) this.#recordingsOf.set(ctx, { main: this.#beginMain(ctx, req, res) });
+  }
+
+  routed(ctx: RequestContext, res: ServerResponse, controller: string | undefined): void {
+    let recordings = this.#recordingsOf.get(ctx);
+    if (controller === FALLBACK_CONTROLLER && !recordings?.fallback) {
+      // Unmatched requests are the fallback handler's, as a sub-request with a profile of its own.
+      recordings ??= { main: this.#beginMain(ctx, res.req, res) };
+      recordings.fallback = this.#beginFallback(recordings.main.profile, ctx, res);
+      this.#recordingsOf.set(ctx, recordings);
+    }
+    if (!recordings) return;
+    const attributes = this.#maskedAttributes({ ...ctx.attributes, _controller: controller });
+    recordings.main.profile.attributes = attributes;
+    if (recordings.fallback) recordings.fallback.profile.attributes = attributes;
+  }
+
+  logged(ctx: RequestContext, channel: string, level: LogRecord['level'], message: string): void {
+    const recordings = this.#recordingsOf.get(ctx);
+    if (!recordings) return;
+    const at = this.#parts.clock();
+    keepLog(recordings.main, at, channel, level, message);
+    if (recordings.fallback) keepLog(recordings.fallback, at, channel, level, message);
+  }
+
+  problem(ctx: RequestContext, doc: ProblemDocument, stack: string | undefined): void {
+    const recordings = this.#recordingsOf.get(ctx);
+    if (!recordings) return;
+    keepProblem(recordings.main, doc, stack);
+    if (recordings.fallback) keepProblem(recordings.fallback, doc, stack);
+  }
+
+  pageLinks(ctx: RequestContext): ReturnType<Profiler['pageLinks']> {
+    const main = this.#recordingsOf.get(ctx)?.main;
+    const { sourceLink, mapStack } = this.#parts;
+    return { profile: main ? linkFor(ctx, main.profile.token) : undefined, source: sourceLink, mapStack };
+  }
+
+  /** Starts the main profile of a request and sets its debug headers. */
+  #beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Recording {
+    const main = this.#create(ctx, req.headers, undefined);
+    res.setHeader('x-debug-token', main.profile.token);
+    res.setHeader('x-debug-token-link', linkFor(ctx, main.profile.token));
+    this.#finishOn(res, main, ctx.receivedAt);
+    return main;
+  }
+
+  /** Starts the fallback handler's sub-request profile under `main`. */
+  #beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Recording {
+    const sub = this.#create(ctx, {}, main.token);
+    main.children.push(sub.profile.token);
+    res.setHeader('x-previous-debug-token', sub.profile.token);
+    this.#finishOn(res, sub, this.#parts.clock());
+    return sub;
+  }
+
+  #create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Recording {
+    const { profiles, mask } = this.#parts;
     const budget = new ProfileBudget(mask, MAX_PROFILE_BYTES - RESPONSE_HEADERS_BYTES);
-    const profile: Profile = {
-      token: newToken((t) => profiles.has(t)),
-      parentToken,
-      children: [],
-      time: ctx.receivedAt,
-      requestId: ctx.requestId,
-      method: budget.text(ctx.method),
-      originalMethod: ctx.originalMethod,
-      rawPath: budget.text(ctx.rawPath),
-      target: budget.text(ctx.target),
-      clientIp: ctx.clientIp,
-      requestHeaders: budget.headers(headers),
-      responseHeaders: [],
-      // A copy, refreshed when routing decides (the zone) and who answers (`_controller`).
-      attributes: maskedAttributes({ ...ctx.attributes }),
-      status: undefined,
-      durationMs: undefined,
-      logs: [],
-      problem: undefined,
-      stack: undefined,
-    };
+    const token = newToken((t) => profiles.has(t));
+    // A copy, refreshed when routing decides (the zone) and who answers (`_controller`).
+    const profile = newProfile(token, parentToken, ctx, headers, budget, this.#maskedAttributes({ ...ctx.attributes }));
     profiles.add(profile);
     return { profile, budget, logsNotKept: 0 };
   }
 
-  /** A copy of attributes, the service's own bounded values (route ids, Node's methods): masked, not charged. */
-  const maskedAttributes = (attributes: Record<string, unknown>) => mapEveryString(attributes, mask) as Record<string, unknown>;
-
-  function finishOn(res: ServerResponse, { profile }: Recording, startedAt: number): void {
+  /** Completes the profile when the response closes, and hands it to the primary if there is one. */
+  #finishOn(res: ServerResponse, { profile }: Recording, startedAt: number): void {
+    const { clock, mask, primary } = this.#parts;
     res.once('close', () => {
       profile.status = res.headersSent ? res.statusCode : undefined;
       profile.durationMs = clock() - startedAt;
@@ -75,80 +149,63 @@ export function createProfiler(config: Config, clock: () => number): Profiler {
     });
   }
 
-  /** Keeps a log line, or once the budget is spent, counts it in one marker line at the end. */
-  function keepLog(recording: Recording, at: number, channel: string, level: LogRecord['level'], message: string): void {
-    const { profile, budget } = recording;
-    if (!budget.spent) {
-      profile.logs.push({ at, channel, level, message: budget.text(message) });
-      return;
-    }
-    if (recording.logsNotKept > 0) profile.logs.pop();
-    recording.logsNotKept++;
-    profile.logs.push({ at, channel: 'profiler', level: 'NOTICE', message: notKeptMarker(recording.logsNotKept) });
+  /** A copy of attributes, the service's own bounded values (route ids, Node's methods): masked, not charged. */
+  #maskedAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
+    return mapEveryString(attributes, this.#parts.mask) as Record<string, unknown>;
   }
+}
 
-  const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
-
-
-  /** Starts the main profile of a request and sets its debug headers. */
-  function beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Recording {
-    const main = create(ctx, req.headers, undefined);
-    res.setHeader('x-debug-token', main.profile.token);
-    res.setHeader('x-debug-token-link', linkFor(ctx, main.profile.token));
-    finishOn(res, main, ctx.receivedAt);
-    return main;
-  }
-
-  /** Starts the fallback handler's sub-request profile under `main`. */
-  function beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Recording {
-    const sub = create(ctx, {}, main.token);
-    main.children.push(sub.profile.token);
-    res.setHeader('x-previous-debug-token', sub.profile.token);
-    finishOn(res, sub, clock());
-    return sub;
-  }
-
+/** A new profile of a request, its client's texts charged to `budget`; the response's fields are filled in later. */
+function newProfile(
+  token: string,
+  parentToken: string | undefined,
+  ctx: RequestContext,
+  headers: IncomingMessage['headers'],
+  budget: ProfileBudget,
+  attributes: Record<string, unknown>,
+): Profile {
   return {
-    routes: createProfilerRoutes({ config, profiles, primary, sourceLink }),
-    began(ctx, req, res) {
-      // The profiler's own pages are not profiled (an unmatched path under them is: see routed).
-      if (!ctx.rawPath.startsWith(PROFILER_PREFIX)) profilesOf.set(ctx, { main: beginMain(ctx, req, res) });
-    },
-    routed(ctx, res, controller) {
-      let profiles = profilesOf.get(ctx);
-      if (controller === FALLBACK_CONTROLLER && !profiles?.fallback) {
-        // Unmatched requests are the fallback handler's, as a sub-request with a profile of its own.
-        profiles ??= { main: beginMain(ctx, res.req, res) };
-        profiles.fallback = beginFallback(profiles.main.profile, ctx, res);
-        profilesOf.set(ctx, profiles);
-      }
-      if (!profiles) return;
-      const attributes = maskedAttributes({ ...ctx.attributes, _controller: controller });
-      profiles.main.profile.attributes = attributes;
-      if (profiles.fallback) profiles.fallback.profile.attributes = attributes;
-    },
-    logged(ctx, channel, level, message) {
-      const profiles = profilesOf.get(ctx);
-      if (!profiles) return;
-      const at = clock();
-      keepLog(profiles.main, at, channel, level, message);
-      if (profiles.fallback) keepLog(profiles.fallback, at, channel, level, message);
-    },
-    problem(ctx, doc, stack) {
-      const profiles = profilesOf.get(ctx);
-      if (!profiles) return;
-      for (const recording of [profiles.main, profiles.fallback]) {
-        if (!recording) continue;
-        // Every member at any depth (a 422's `errors[].pointer`) is masked and charged.
-        recording.profile.problem = recording.budget.value(doc) as ProblemDocument;
-        recording.profile.stack = stack === undefined ? undefined : recording.budget.text(stack);
-      }
-    },
-    pageLinks(ctx) {
-      const main = profilesOf.get(ctx)?.main;
-      return { profile: main ? linkFor(ctx, main.profile.token) : undefined, source: sourceLink, mapStack };
-    },
+    token,
+    parentToken,
+    children: [],
+    time: ctx.receivedAt,
+    requestId: ctx.requestId,
+    method: budget.text(ctx.method),
+    originalMethod: ctx.originalMethod,
+    rawPath: budget.text(ctx.rawPath),
+    target: budget.text(ctx.target),
+    clientIp: ctx.clientIp,
+    requestHeaders: budget.headers(headers),
+    responseHeaders: [],
+    attributes,
+    status: undefined,
+    durationMs: undefined,
+    logs: [],
+    problem: undefined,
+    stack: undefined,
   };
 }
+
+/** Keeps a log line, or once the budget is spent, counts it in one marker line at the end. */
+function keepLog(recording: Recording, at: number, channel: string, level: LogRecord['level'], message: string): void {
+  const { profile, budget } = recording;
+  if (!budget.spent) {
+    profile.logs.push({ at, channel, level, message: budget.text(message) });
+    return;
+  }
+  if (recording.logsNotKept > 0) profile.logs.pop();
+  recording.logsNotKept++;
+  profile.logs.push({ at, channel: 'profiler', level: 'NOTICE', message: notKeptMarker(recording.logsNotKept) });
+}
+
+/** Keeps the problem a request was answered with. */
+function keepProblem({ profile, budget }: Recording, doc: ProblemDocument, stack: string | undefined): void {
+  // Every member at any depth (a 422's `errors[].pointer`) is masked and charged.
+  profile.problem = budget.value(doc) as ProblemDocument;
+  profile.stack = stack === undefined ? undefined : budget.text(stack);
+}
+
+const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;
+
 export { ProfileHub } from './hub.js';
 export { type PrimaryMessage } from './protocol.js';

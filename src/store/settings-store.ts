@@ -19,6 +19,7 @@ import {
   unlinkSync,
   writeFileSync,
   writeSync,
+  type Stats,
 } from 'node:fs';
 import { join } from 'node:path';
 import { Problem } from '../core/index.js';
@@ -72,119 +73,142 @@ interface Hydrated {
 
 /** Opens the store; touches the file system only when used. */
 export function createSettingsStore(options: StoreOptions): SettingsStore {
-  const documentsDir = join(options.varDir, 'settings', SETTINGS_VERSION);
-  const hydratorDir = join(options.varDir, 'cache', options.appEnv, 'hydrators');
-  const clock = options.clock ?? Date.now;
-  const recheckMs = options.recheckMs ?? 1_000;
+  return new FileSettingsStore(options);
+}
+
+/** The store over its two directories, with the parsed documents it holds in memory. */
+class FileSettingsStore implements SettingsStore {
+  readonly documentsDir: string;
+  readonly hydratorDir: string;
+  readonly #clock: () => number;
+  readonly #recheckMs: number;
   /** Parsed documents and when their file was last looked at. */
-  const memory = new Map<string, { hydrated: Hydrated; checkedAt: number }>();
-  let hydratorsCheckedAt = -Infinity;
+  readonly #memory = new Map<string, { hydrated: Hydrated; checkedAt: number }>();
+  #hydratorsCheckedAt = -Infinity;
 
-  /** Creates the hydrator directory if needed and proves it writable, at most once per recheckMs. */
-  function checkHydrators(): void {
-    const now = clock();
-    if (now - hydratorsCheckedAt < recheckMs) return;
-    try {
-      mkdirSync(hydratorDir, { recursive: true });
-      const probe = join(hydratorDir, `.probe-${process.pid}`);
-      writeFileSync(probe, '');
-      unlinkSync(probe);
-    } catch (err) {
-      hydratorsCheckedAt = -Infinity;
-      memory.clear();
-      throw new StoreNotWritable(err);
-    }
-    hydratorsCheckedAt = now;
+  constructor(options: StoreOptions) {
+    this.documentsDir = join(options.varDir, 'settings', SETTINGS_VERSION);
+    this.hydratorDir = join(options.varDir, 'cache', options.appEnv, 'hydrators');
+    this.#clock = options.clock ?? Date.now;
+    this.#recheckMs = options.recheckMs ?? 1_000;
   }
 
-  function checkId(id: string): void {
-    if (typeof id !== 'string' || !ID.test(id)) throw new TypeError(`settings id must match [a-z0-9-]{1,64}, got ${JSON.stringify(id)}`);
-  }
-
-  function get(id: string): unknown {
-    const now = clock();
-    const cached = memory.get(id);
+  get(id: string): unknown {
+    const now = this.#clock();
+    const cached = this.#memory.get(id);
     // Within recheckMs of both checks a document is served from memory: a hot path makes no
     // system call. Only a checked id is ever in memory.
-    if (cached && now - cached.checkedAt < recheckMs && now - hydratorsCheckedAt < recheckMs) return cached.hydrated.doc;
+    if (cached && now - cached.checkedAt < this.#recheckMs && now - this.#hydratorsCheckedAt < this.#recheckMs) return cached.hydrated.doc;
     checkId(id);
-    checkHydrators();
-    const path = join(documentsDir, `${id}.json`);
-    let stat;
-    try {
-      stat = statSync(path);
-    } catch (err) {
-      if (errorCode(err) === 'ENOENT') return undefined;
-      throw err;
-    }
+    this.#checkHydrators();
+    const path = join(this.documentsDir, `${id}.json`);
+    const stat = statIfPresent(path);
+    if (!stat) return undefined;
     if (cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
       cached.checkedAt = now;
       return cached.hydrated.doc;
     }
-    const hydrated = readHydrated(id, stat.mtimeMs, stat.size) ?? hydrate(id, path);
-    memory.set(id, { hydrated, checkedAt: now });
+    const hydrated = readHydrated(this.hydratorDir, id, stat.mtimeMs, stat.size) ?? hydrate(this.hydratorDir, id, path);
+    this.#memory.set(id, { hydrated, checkedAt: now });
     return hydrated.doc;
   }
 
-  /** The parsed document from the hydrator directory, if it matches the file's mtime and size. */
-  function readHydrated(id: string, mtimeMs: number, size: number): Hydrated | undefined {
-    try {
-      const hydrated = JSON.parse(readFileSync(join(hydratorDir, `${id}.json`), 'utf8')) as Hydrated;
-      return hydrated.mtimeMs === mtimeMs && hydrated.size === size ? hydrated : undefined;
-    } catch {
-      return undefined; // missing or stale cache: parse the document again
-    }
-  }
-
-  function hydrate(id: string, path: string): Hydrated {
-    const text = readFileSync(path, 'utf8');
-    const stat = statSync(path);
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch (err) {
-      throw new CorruptDocument(path, (err as Error).message);
-    }
-    const hydrated: Hydrated = { mtimeMs: stat.mtimeMs, size: stat.size, doc };
-    try {
-      writeAtomically(hydratorDir, `${id}.json`, JSON.stringify(hydrated), false);
-    } catch (err) {
-      throw new StoreNotWritable(err);
-    }
-    return hydrated;
-  }
-
-  function put(id: string, doc: unknown): void {
+  put(id: string, doc: unknown): void {
     checkId(id);
     const text = `${JSON.stringify(doc, null, 2)}\n`;
-    mkdirSync(documentsDir, { recursive: true });
-    writeAtomically(documentsDir, `${id}.json`, text, true);
-    memory.delete(id);
+    mkdirSync(this.documentsDir, { recursive: true });
+    writeAtomically(this.documentsDir, `${id}.json`, text, true);
+    this.#memory.delete(id);
   }
 
-  return {
-    documentsDir,
-    hydratorDir,
-    get,
-    put,
-    list() {
-      try {
-        return readdirSync(documentsDir)
-          .filter((name) => name.endsWith('.json') && ID.test(name.slice(0, -5)))
-          .map((name) => name.slice(0, -5))
-          .sort();
-      } catch (err) {
-        if (errorCode(err) === 'ENOENT') return [];
-        throw err;
-      }
-    },
-    ensure(id, doc) {
-      const existing = get(id);
-      if (existing !== undefined) return existing;
-      put(id, doc);
-      return get(id);
-    },
-  };
+  list(): string[] {
+    return listIds(this.documentsDir);
+  }
+
+  ensure(id: string, doc: unknown): unknown {
+    const existing = this.get(id);
+    if (existing !== undefined) return existing;
+    this.put(id, doc);
+    return this.get(id);
+  }
+
+  /** Creates the hydrator directory if needed and proves it writable, at most once per recheckMs. */
+  #checkHydrators(): void {
+    const now = this.#clock();
+    if (now - this.#hydratorsCheckedAt < this.#recheckMs) return;
+    try {
+      proveWritable(this.hydratorDir);
+    } catch (err) {
+      this.#hydratorsCheckedAt = -Infinity;
+      this.#memory.clear();
+      throw new StoreNotWritable(err);
+    }
+    this.#hydratorsCheckedAt = now;
+  }
+}
+
+function checkId(id: string): void {
+  if (typeof id !== 'string' || !ID.test(id)) throw new TypeError(`settings id must match [a-z0-9-]{1,64}, got ${JSON.stringify(id)}`);
+}
+
+/** Creates `dir` if needed and writes and removes a probe file in it. */
+function proveWritable(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const probe = join(dir, `.probe-${process.pid}`);
+  writeFileSync(probe, '');
+  unlinkSync(probe);
+}
+
+/** The file's stat, or undefined when there is no file. */
+function statIfPresent(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The parsed document from the hydrator directory, if it matches the file's mtime and size. */
+function readHydrated(hydratorDir: string, id: string, mtimeMs: number, size: number): Hydrated | undefined {
+  try {
+    const hydrated = JSON.parse(readFileSync(join(hydratorDir, `${id}.json`), 'utf8')) as Hydrated;
+    return hydrated.mtimeMs === mtimeMs && hydrated.size === size ? hydrated : undefined;
+  } catch {
+    return undefined; // missing or stale cache: parse the document again
+  }
+}
+
+/** Parses the document at `path` and keeps the parse in the hydrator directory. */
+function hydrate(hydratorDir: string, id: string, path: string): Hydrated {
+  const text = readFileSync(path, 'utf8');
+  const stat = statSync(path);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new CorruptDocument(path, (err as Error).message);
+  }
+  const hydrated: Hydrated = { mtimeMs: stat.mtimeMs, size: stat.size, doc };
+  try {
+    writeAtomically(hydratorDir, `${id}.json`, JSON.stringify(hydrated), false);
+  } catch (err) {
+    throw new StoreNotWritable(err);
+  }
+  return hydrated;
+}
+
+/** Ids of the documents in `documentsDir`, sorted; none when it does not exist yet. */
+function listIds(documentsDir: string): string[] {
+  try {
+    return readdirSync(documentsDir)
+      .filter((name) => name.endsWith('.json') && ID.test(name.slice(0, -5)))
+      .map((name) => name.slice(0, -5))
+      .sort();
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return [];
+    throw err;
+  }
 }
 
 /**

@@ -80,105 +80,125 @@ function startWorker(): Worker {
  */
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const size = options.size ?? availableParallelism();
-  const maxQueued = options.maxQueued ?? size * 4;
-  const idle: Worker[] = [];
-  const running = new Map<Worker, Pending>();
-  const queue: Pending[] = [];
-  const workers: Worker[] = [];
-  /** Workers whose thread is running (Node's 'online'), for `checkLive`. */
-  const online = new Set<Worker>();
-  const renderListeners: RenderListener[] = [];
-  const onRendered: RenderListener = (result, seconds) => {
-    for (const listener of renderListeners) listener(result, seconds);
-  };
-  let nextId = 1;
-  let started = 0;
+  return new WorkerPool(size, options.maxQueued ?? size * 4);
+}
 
-  const spawnWorker = (): Worker => {
+/** The workers, the jobs they run and the jobs waiting for one. */
+class WorkerPool implements RenderPool {
+  readonly #size: number;
+  readonly #maxQueued: number;
+  readonly #idle: Worker[] = [];
+  readonly #running = new Map<Worker, Pending>();
+  readonly #queue: Pending[] = [];
+  readonly #workers: Worker[] = [];
+  /** Workers whose thread is running (Node's 'online'), for `checkLive`. */
+  readonly #online = new Set<Worker>();
+  readonly #renderListeners: RenderListener[] = [];
+  #nextId = 1;
+  #started = 0;
+
+  constructor(size: number, maxQueued: number) {
+    this.#size = size;
+    this.#maxQueued = maxQueued;
+  }
+
+  render(spec: PosterSpec): Promise<Uint8Array> {
+    const startedAt = performance.now();
+    const worker = this.#idle.pop() ?? (this.#workers.length < this.#size ? this.#spawnWorker() : undefined);
+    if (!worker && this.#queue.length >= this.#maxQueued) {
+      this.#rendered('refused', 0);
+      return Promise.reject(new RenderQueueFull(1));
+    }
+    const rendered = new Promise<Uint8Array>((resolve, reject) => {
+      const pending: Pending = { job: { id: this.#nextId++, spec }, resolve, reject };
+      if (worker) this.#run(worker, pending);
+      else this.#queue.push(pending);
+    });
+    rendered.then(
+      () => this.#rendered('ok', (performance.now() - startedAt) / 1000),
+      () => this.#rendered('failed', (performance.now() - startedAt) / 1000),
+    );
+    return rendered;
+  }
+
+  get queueDepth(): number {
+    return this.#queue.length;
+  }
+
+  get workersStarted(): number {
+    return this.#started;
+  }
+
+  async checkLive(): Promise<string | undefined> {
+    if (this.#online.size > 0) return undefined;
+    // None running yet: wait for the one starting, or start one that waits idle for the first poster.
+    const worker = this.#workers[0] ?? this.#warmWorker();
+    return new Promise<string | undefined>((resolve) => {
+      worker.once('online', () => resolve(undefined));
+      worker.once('error', (err) => resolve(`a render worker failed to start: ${err.message}`));
+    });
+  }
+
+  watchRenders(listener: RenderListener): void {
+    this.#renderListeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((w) => w.terminate()));
+  }
+
+  #rendered(result: RenderResult, seconds: number): void {
+    for (const listener of this.#renderListeners) listener(result, seconds);
+  }
+
+  #spawnWorker(): Worker {
     const worker = startWorker();
-    started++;
-    worker.once('online', () => online.add(worker));
-    worker.once('exit', () => online.delete(worker));
-    worker.on('message', (reply: RenderReply) => {
-      const pending = running.get(worker);
-      running.delete(worker);
-      if (pending) {
-        if (reply.ok) pending.resolve(reply.bytes);
-        else pending.reject(new Error(reply.message));
-      }
-      next(worker);
-    });
-    worker.on('error', (err) => {
-      // A crashed worker fails its job; a replacement starts only if jobs are waiting.
-      const pending = running.get(worker);
-      running.delete(worker);
-      pending?.reject(err);
-      workers.splice(workers.indexOf(worker), 1);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-      if (queue.length > 0) next(spawnWorker());
-    });
-    workers.push(worker);
+    this.#started++;
+    worker.once('online', () => this.#online.add(worker));
+    worker.once('exit', () => this.#online.delete(worker));
+    worker.on('message', (reply: RenderReply) => this.#answered(worker, reply));
+    worker.on('error', (err) => this.#crashed(worker, err));
+    this.#workers.push(worker);
     worker.unref();
     return worker;
-  };
+  }
 
-  const warmWorker = (): Worker => {
-    const worker = spawnWorker();
-    idle.push(worker);
+  #warmWorker(): Worker {
+    const worker = this.#spawnWorker();
+    this.#idle.push(worker);
     return worker;
-  };
+  }
 
-  const run = (worker: Worker, pending: Pending) => {
-    running.set(worker, pending);
+  /** Settles the worker's job with its reply, and gives the worker the next one. */
+  #answered(worker: Worker, reply: RenderReply): void {
+    const pending = this.#running.get(worker);
+    this.#running.delete(worker);
+    if (pending) {
+      if (reply.ok) pending.resolve(reply.bytes);
+      else pending.reject(new Error(reply.message));
+    }
+    this.#next(worker);
+  }
+
+  /** A crashed worker fails its job; a replacement starts only if jobs are waiting. */
+  #crashed(worker: Worker, err: Error): void {
+    const pending = this.#running.get(worker);
+    this.#running.delete(worker);
+    pending?.reject(err);
+    this.#workers.splice(this.#workers.indexOf(worker), 1);
+    const at = this.#idle.indexOf(worker);
+    if (at >= 0) this.#idle.splice(at, 1);
+    if (this.#queue.length > 0) this.#next(this.#spawnWorker());
+  }
+
+  #run(worker: Worker, pending: Pending): void {
+    this.#running.set(worker, pending);
     worker.postMessage(pending.job);
-  };
+  }
 
-  const next = (worker: Worker) => {
-    const pending = queue.shift();
-    if (pending) run(worker, pending);
-    else idle.push(worker);
-  };
-
-  return {
-    render(spec) {
-      const startedAt = performance.now();
-      const worker = idle.pop() ?? (workers.length < size ? spawnWorker() : undefined);
-      if (!worker && queue.length >= maxQueued) {
-        onRendered('refused', 0);
-        return Promise.reject(new RenderQueueFull(1));
-      }
-      const rendered = new Promise<Uint8Array>((resolve, reject) => {
-        const pending: Pending = { job: { id: nextId++, spec }, resolve, reject };
-        if (worker) run(worker, pending);
-        else queue.push(pending);
-      });
-      rendered.then(
-        () => onRendered('ok', (performance.now() - startedAt) / 1000),
-        () => onRendered('failed', (performance.now() - startedAt) / 1000),
-      );
-      return rendered;
-    },
-    get queueDepth() {
-      return queue.length;
-    },
-    get workersStarted() {
-      return started;
-    },
-    async checkLive() {
-      if (online.size > 0) return undefined;
-      // None running yet: wait for the one starting, or start one that waits idle for the first poster.
-      const worker = workers[0] ?? warmWorker();
-      return new Promise<string | undefined>((resolve) => {
-        worker.once('online', () => resolve(undefined));
-        worker.once('error', (err) => resolve(`a render worker failed to start: ${err.message}`));
-      });
-    },
-    watchRenders(listener) {
-      renderListeners.push(listener);
-    },
-    async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
-  };
+  #next(worker: Worker): void {
+    const pending = this.#queue.shift();
+    if (pending) this.#run(worker, pending);
+    else this.#idle.push(worker);
+  }
 }

@@ -18,6 +18,7 @@ import {
   renderSearchPage,
   renderSourcePage,
   type Panel,
+  type ProfileView,
   type SearchCriteria,
 } from './pages.js';
 import type { PrimaryLink } from './primary-link.js';
@@ -66,70 +67,35 @@ export function createProfilerRoutes({ config, profiles, primary, sourceLink }: 
   // A secret's value inside another setting (a user name, a path) is masked too.
   const mask = createSecretMasker(config);
   const settings = describeSettings(config).map(([name, value]) => [name, mask(value)] as const);
-  const view = { settings, sourceLink, timeZone: config.logTimeZone };
+  const view: ProfileView = { settings, sourceLink, timeZone: config.logTimeZone };
+  const finder = new ProfileFinder(profiles, primary);
+  const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
 
-  const showProfile = (ctx: RequestContext, res: ServerResponse, profile: Profile) => {
-    const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
-    sendHtml(res, renderProfilePage(profile, panel, view), ctx.receivedAt);
-  };
+  return [
+    route('profiler.search_bar', '/_profiler/search_bar', searchBar(finder, config.logTimeZone)),
+    route('profiler.open', '/_profiler/open', openFile(config.projectDir)),
+    route('profiler.exception_css', '/_profiler/{token}/exception.css', stylesheet(finder)),
+    route('profiler.exception', '/_profiler/{token}/exception', exceptionPage(finder, sourceLink)),
+    route('profiler.latest', `${PROFILER_PREFIX}${LATEST_TOKEN}`, latestPage(finder, view)),
+    route('profiler.profile', '/_profiler/{token}', profilePage(finder, view)),
+  ];
+}
 
-  const profilePage: Handler = (ctx, _req, res, { params }) => withProfile(params.token!, (profile) => showProfile(ctx, res, profile));
+/** Finds profiles in this process and, with several workers, asks the cluster primary for the others. */
+class ProfileFinder {
+  readonly #profiles: ProfileStore;
+  readonly #primary: PrimaryLink | undefined;
 
-  /**
-   * `/_profiler/latest`: the newest request's profile, of every worker, shown as its own token
-   * would show it. The profiler's pages are not profiled (as Symfony disables its profiler in
-   * them), so this page is never its own latest; with no profile yet, a 404 like an unknown token.
-   */
-  const latestPage: Handler = (ctx, _req, res) =>
-    newestProfiles({}, 1).then(([latest]) => {
-      if (!latest) throw new TokenNotFound(LATEST_TOKEN);
-      showProfile(ctx, res, latest);
-    });
-
-  const exceptionPage: Handler = (ctx, _req, res, { params }) =>
-    withProfile(params.token!, (profile) => sendHtml(res, renderExceptionPage(profile, sourceLink), ctx.receivedAt));
-
-  const stylesheet: Handler = (ctx, _req, res, { params }) =>
-    withProfile(params.token!, () => {
-      sendBody(res, 200, ['content-type', 'text/css; charset=UTF-8', 'cache-control', 'no-cache, private'], PROFILER_CSS, ctx.receivedAt);
-    });
-
-  const searchBar: Handler = (ctx, _req, res) => {
-    const query = new URLSearchParams(ctx.query);
-    const status = Number(query.get('status'));
-    const criteria = {
-      method: query.get('method')?.toUpperCase() || undefined,
-      path: query.get('path') || undefined,
-      status: Number.isInteger(status) && status > 0 ? status : undefined,
-      ip: query.get('ip') || undefined,
-    };
-    const panel = parsePanel(query.get('panel'));
-    return newestProfiles(criteria, SEARCH_LIMIT).then((found) => {
-      sendHtml(res, renderSearchPage(criteria, panel, found, config.logTimeZone), ctx.receivedAt);
-    });
-  };
-
-  /** The newest matching requests of this process and, with several workers, of every worker. */
-  async function newestProfiles(criteria: SearchCriteria, limit: number): Promise<Profile[]> {
-    const local = profiles.search(criteria, limit);
-    if (!primary) return local;
-    // Requests in flight here are not at the primary yet; the primary has every worker's others.
-    return newestOf([local, (await primary.search(criteria, limit)) ?? []], limit);
+  constructor(profiles: ProfileStore, primary: PrimaryLink | undefined) {
+    this.#profiles = profiles;
+    this.#primary = primary;
   }
 
-  const openFile: Handler = async (ctx, _req, res) => {
-    const query = new URLSearchParams(ctx.query);
-    const file = query.get('file') ?? '';
-    const source = await readProjectSource(config.projectDir, file);
-    if (!source) throw new FileCannotBeOpened(file);
-    const line = Number(query.get('line'));
-    sendHtml(res, renderSourcePage(source.path, source.text, Number.isInteger(line) && line > 0 ? line : undefined), ctx.receivedAt);
-  };
-
   /** Shows the profile of `token`: at once when this process holds it, else once the primary answers. */
-  function withProfile(token: string, show: (profile: Profile) => void): void | Promise<void> {
-    const local = profiles.get(token);
+  withProfile(token: string, show: (profile: Profile) => void): void | Promise<void> {
+    const local = this.#profiles.get(token);
     if (local) return show(local);
+    const primary = this.#primary;
     if (!primary || !isToken(token)) throw new TokenNotFound(token);
     return primary.find(token).then((shared) => {
       if (!shared) throw new TokenNotFound(token);
@@ -137,16 +103,85 @@ export function createProfilerRoutes({ config, profiles, primary, sourceLink }: 
     });
   }
 
-  const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
+  /** The newest matching requests of this process and, with several workers, of every worker. */
+  async newestProfiles(criteria: SearchCriteria, limit: number): Promise<Profile[]> {
+    const local = this.#profiles.search(criteria, limit);
+    if (!this.#primary) return local;
+    // Requests in flight here are not at the primary yet; the primary has every worker's others.
+    return newestOf([local, (await this.#primary.search(criteria, limit)) ?? []], limit);
+  }
+}
 
-  return [
-      route('profiler.search_bar', '/_profiler/search_bar', searchBar),
-      route('profiler.open', '/_profiler/open', openFile),
-      route('profiler.exception_css', '/_profiler/{token}/exception.css', stylesheet),
-      route('profiler.exception', '/_profiler/{token}/exception', exceptionPage),
-      route('profiler.latest', `${PROFILER_PREFIX}${LATEST_TOKEN}`, latestPage),
-      route('profiler.profile', '/_profiler/{token}', profilePage),
-  ];
+/** `/_profiler/{token}`: a profile, on the panel the query names. */
+function profilePage(finder: ProfileFinder, view: ProfileView): Handler {
+  return (ctx, _req, res, { params }) => finder.withProfile(params.token!, (profile) => showProfile(ctx, res, profile, view));
+}
+
+/**
+ * `/_profiler/latest`: the newest request's profile, of every worker, shown as its own token
+ * would show it. The profiler's pages are not profiled (as Symfony disables its profiler in
+ * them), so this page is never its own latest; with no profile yet, a 404 like an unknown token.
+ */
+function latestPage(finder: ProfileFinder, view: ProfileView): Handler {
+  return (ctx, _req, res) =>
+    finder.newestProfiles({}, 1).then(([latest]) => {
+      if (!latest) throw new TokenNotFound(LATEST_TOKEN);
+      showProfile(ctx, res, latest, view);
+    });
+}
+
+function showProfile(ctx: RequestContext, res: ServerResponse, profile: Profile, view: ProfileView): void {
+  const panel = parsePanel(new URLSearchParams(ctx.query).get('panel'));
+  sendHtml(res, renderProfilePage(profile, panel, view), ctx.receivedAt);
+}
+
+/** `/_profiler/{token}/exception`: the exception page of a profile's problem. */
+function exceptionPage(finder: ProfileFinder, sourceLink: SourceLink): Handler {
+  return (ctx, _req, res, { params }) =>
+    finder.withProfile(params.token!, (profile) => sendHtml(res, renderExceptionPage(profile, sourceLink), ctx.receivedAt));
+}
+
+/** `/_profiler/{token}/exception.css`: the exception page's stylesheet, for a token that exists. */
+function stylesheet(finder: ProfileFinder): Handler {
+  return (ctx, _req, res, { params }) =>
+    finder.withProfile(params.token!, () => {
+      sendBody(res, 200, ['content-type', 'text/css; charset=UTF-8', 'cache-control', 'no-cache, private'], PROFILER_CSS, ctx.receivedAt);
+    });
+}
+
+/** `/_profiler/search_bar`: the newest profiles that match the query's criteria. */
+function searchBar(finder: ProfileFinder, timeZone: string): Handler {
+  return (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const criteria = parseCriteria(query);
+    const panel = parsePanel(query.get('panel'));
+    return finder.newestProfiles(criteria, SEARCH_LIMIT).then((found) => {
+      sendHtml(res, renderSearchPage(criteria, panel, found, timeZone), ctx.receivedAt);
+    });
+  };
+}
+
+/** The search criteria of a query: an empty or unusable field is no criterion. */
+function parseCriteria(query: URLSearchParams): SearchCriteria {
+  const status = Number(query.get('status'));
+  return {
+    method: query.get('method')?.toUpperCase() || undefined,
+    path: query.get('path') || undefined,
+    status: Number.isInteger(status) && status > 0 ? status : undefined,
+    ip: query.get('ip') || undefined,
+  };
+}
+
+/** `/_profiler/open?file=…&line=…`: a file of the project's sources, at a line. */
+function openFile(projectDir: string): Handler {
+  return async (ctx, _req, res) => {
+    const query = new URLSearchParams(ctx.query);
+    const file = query.get('file') ?? '';
+    const source = await readProjectSource(projectDir, file);
+    if (!source) throw new FileCannotBeOpened(file);
+    const line = Number(query.get('line'));
+    sendHtml(res, renderSourcePage(source.path, source.text, Number.isInteger(line) && line > 0 ? line : undefined), ctx.receivedAt);
+  };
 }
 
 function parsePanel(value: string | null): Panel {

@@ -75,22 +75,95 @@ interface OpenFile {
 
 /** Builds the handler of the static route for one public directory. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
-  const root = resolve(options.publicDir);
-  const slots = new OpenFileSlots(options.maxOpenFiles);
-  /** Closes a descriptor; its slot is free once the system has closed it. */
-  const release = (fd: number) => closeFile(fd, () => slots.give());
+  const files = new PublicDirectory(resolve(options.publicDir), new OpenFileSlots(options.maxOpenFiles));
+  return async (ctx, req, res, segments) => {
+    const file = await files.open(segments, res);
+    if (file === GONE) return; // nobody left to answer
+    if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
+    const { fd, stats } = file;
+    let plan: SendPlan;
+    try {
+      plan = planAnswer(ctx, req, segments, stats);
+    } catch (err) {
+      files.release(fd);
+      throw err;
+    }
+    await sendPlan(fd, plan, res, ctx.rawPath, files.release, files.slotFreed);
+  };
+}
+
+/**
+ * The answer to a file request: the planner's plan, or the problem it comes to (a 405, 412 or
+ * 416), thrown.
+ */
+function planAnswer(ctx: RequestContext, req: IncomingMessage, segments: readonly string[], stats: BigIntStats): SendPlan {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
+  const facts = {
+    size: Number(stats.size),
+    etag: strongEntityTag(stats.size, stats.mtimeNs),
+    lastModified: lastModifiedOf(Number(stats.mtimeMs), ctx.receivedAt),
+    contentType: contentTypeFor(segments[segments.length - 1]!),
+    cacheControl: cacheControlFor(segments),
+  };
+  const planned = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
+  if (planned.status === 412) throw new PreconditionFailed(ctx.rawPath);
+  if (planned.status === 416) throw new RangeNotSatisfiable(headerText(req.headers.range) ?? '', ctx.rawPath, planned.size);
+  return planned;
+}
+
+/**
+ * The public directory: finds and opens its files safely, at most as many at once as `slots`
+ * allows. Its callbacks are made once, so a request allocates none.
+ */
+class PublicDirectory {
+  readonly #root: string;
+  readonly #slots: OpenFileSlots;
   // The real path of the root, kept between requests; a symlinked PUBLIC_DIR is fine.
-  let realRoot: string | undefined;
+  #realRoot: string | undefined;
+  /** Frees a slot: told once the system or a stream has closed a descriptor. */
+  readonly slotFreed = (): void => this.#slots.give();
+  /** Closes a descriptor; its slot is free once the system has closed it. */
+  readonly release = (fd: number): void => closeFile(fd, this.slotFreed);
+
+  constructor(root: string, slots: OpenFileSlots) {
+    this.#root = root;
+    this.#slots = slots;
+  }
+
+  /** The regular file at `segments`, open; undefined when it cannot be served, GONE when the client is. */
+  async open(segments: readonly string[], res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
+    if (!isSafeSegments(segments)) return undefined;
+    const path = resolve(this.#root, ...segments);
+    if (!isInside(this.#root, path)) return undefined;
+    // Again on the real path: a symlink may not lead out of the root, nor to a dotfile in it.
+    const real = await unlessMissing(realPath(path));
+    if (real === undefined) return undefined;
+    const base = await this.#realRootContaining(real);
+    if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
+    const fd = await this.#openCounted(real, res);
+    if (fd === undefined || fd === GONE) return fd;
+    let stats: BigIntStats;
+    try {
+      stats = await statFile(fd);
+    } catch (err) {
+      this.release(fd);
+      throw err;
+    }
+    if (stats.isFile()) return { fd, stats };
+    this.release(fd); // a directory, FIFO, socket or device
+    return undefined;
+  }
 
   /** The real root when it contains `real`; looked up again on a miss, as the root may move. */
-  async function realRootContaining(real: string): Promise<string | undefined> {
-    if (realRoot !== undefined && isInside(realRoot, real)) return realRoot;
-    realRoot = await unlessMissing(realPath(root));
-    return realRoot !== undefined && isInside(realRoot, real) ? realRoot : undefined;
+  async #realRootContaining(real: string): Promise<string | undefined> {
+    if (this.#realRoot !== undefined && isInside(this.#realRoot, real)) return this.#realRoot;
+    this.#realRoot = await unlessMissing(realPath(this.#root));
+    return this.#realRoot !== undefined && isInside(this.#realRoot, real) ? this.#realRoot : undefined;
   }
 
   /** Opens `real` once a slot is free; undefined when it is missing, GONE when the client is. */
-  async function openCounted(real: string, res: ServerResponse): Promise<number | undefined | typeof GONE> {
+  async #openCounted(real: string, res: ServerResponse): Promise<number | undefined | typeof GONE> {
+    const slots = this.#slots;
     if (!slots.tryTake()) {
       await slots.take();
       // The client may have gone while its request waited for a slot: no file to open for it.
@@ -108,55 +181,6 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       throw err;
     }
   }
-
-  async function openPublicFile(segments: readonly string[], res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
-    if (!isSafeSegments(segments)) return undefined;
-    const path = resolve(root, ...segments);
-    if (!isInside(root, path)) return undefined;
-    // Again on the real path: a symlink may not lead out of the root, nor to a dotfile in it.
-    const real = await unlessMissing(realPath(path));
-    if (real === undefined) return undefined;
-    const base = await realRootContaining(real);
-    if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
-    const fd = await openCounted(real, res);
-    if (fd === undefined || fd === GONE) return fd;
-    let stats: BigIntStats;
-    try {
-      stats = await statFile(fd);
-    } catch (err) {
-      release(fd);
-      throw err;
-    }
-    if (stats.isFile()) return { fd, stats };
-    release(fd); // a directory, FIFO, socket or device
-    return undefined;
-  }
-
-  return async (ctx, req, res, segments) => {
-    const file = await openPublicFile(segments, res);
-    if (file === GONE) return; // nobody left to answer
-    if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
-    const { fd, stats } = file;
-    let plan: SendPlan;
-    try {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MethodNotAllowed(ctx.method, ctx.rawPath, STATIC_METHODS);
-      const facts = {
-        size: Number(stats.size),
-        etag: strongEntityTag(stats.size, stats.mtimeNs),
-        lastModified: lastModifiedOf(Number(stats.mtimeMs), ctx.receivedAt),
-        contentType: contentTypeFor(segments[segments.length - 1]!),
-        cacheControl: cacheControlFor(segments),
-      };
-      const planned = planFileResponse(fileRequest(ctx.method, req), facts, ctx.receivedAt);
-      if (planned.status === 412) throw new PreconditionFailed(ctx.rawPath);
-      if (planned.status === 416) throw new RangeNotSatisfiable(headerText(req.headers.range) ?? '', ctx.rawPath, planned.size);
-      plan = planned;
-    } catch (err) {
-      release(fd);
-      throw err;
-    }
-    await sendPlan(fd, plan, res, ctx.rawPath, release, () => slots.give());
-  };
 }
 
 /**

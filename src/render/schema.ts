@@ -52,69 +52,90 @@ export function posterSchema(id: string): Record<string, unknown> {
     description: `A ${POSTER_WIDTH} × ${POSTER_HEIGHT} JPEG poster: a background gradient, shapes over it, and text (title, subtitle, body) over both. Text lengths count Unicode characters after NFC normalisation; text must be valid Unicode (no lone surrogates). Every problem of a spec is reported at once, each with its JSON pointer.`,
     type: 'object',
     properties: {
-      title: {
-        type: 'string',
-        minLength: 1,
-        maxLength: LIMITS.titleLength,
-        allOf: [{ pattern: NO_CONTROLS }, { pattern: '\\S' }],
-        description: `The title, large, auto-fitted to the width: 1 to ${LIMITS.titleLength} characters, not only spaces, no line breaks or control characters.`,
-      },
-      subtitle: {
-        type: 'string',
-        maxLength: LIMITS.subtitleLength,
-        pattern: NO_CONTROLS,
-        default: '',
-        description: `The subtitle, in the accent colour under the title: up to ${LIMITS.subtitleLength} characters, no line breaks.`,
-      },
-      body: {
-        type: 'string',
-        maxLength: LIMITS.bodyLength,
-        pattern: NO_CONTROLS_BUT_BREAKS,
-        default: '',
-        description: `Body text, word-wrapped: up to ${LIMITS.bodyLength} characters; "\\n" (or "\\r\\n") starts a new line.`,
-      },
+      ...textProperties(),
       align: { enum: ['center', 'left'], default: DEFAULTS.align, description: 'How text lines are aligned.' },
-      background: {
-        type: 'object',
-        description: 'A linear gradient over the whole poster.',
-        properties: {
-          from: color('Colour where the gradient starts.'),
-          to: color('Colour where the gradient ends.'),
-          angle: { type: 'number', minimum: 0, maximum: 360, default: DEFAULTS.background.angle, description: `Direction in degrees (${GRADIENT_ANGLE_CONVENTION}).` },
-        },
-        required: ['from', 'to'],
-        additionalProperties: false,
-        default: DEFAULTS.background,
-      },
+      background: backgroundSchema(),
       textColor: color('Colour of the title and body.', DEFAULTS.textColor),
       accentColor: color('Colour of the subtitle and accents.', DEFAULTS.accentColor),
-      shapes: {
-        type: 'array',
-        maxItems: LIMITS.shapes,
-        description: `Up to ${LIMITS.shapes} shapes, drawn in order over the background and under the text. Absent: three faint default circles; [] draws none.`,
-        items: {
-          oneOf: [
-            shape('rect', 'A rectangle, optionally with rounded corners.', {
-              x: coordinate('Left edge'),
-              y: coordinate('Top edge'),
-              width: size('Width'),
-              height: size('Height'),
-              radius: { type: 'number', minimum: 0, maximum: LIMITS.coordinate, default: 0, description: 'Corner radius in pixels.' },
-            }, ['x', 'y', 'width', 'height']),
-            shape('circle', 'A filled disc.', { cx: coordinate('Centre x'), cy: coordinate('Centre y'), r: size('Radius') }, ['cx', 'cy', 'r']),
-            shape('line', 'A straight stroke with round ends.', {
-              x1: coordinate('Start x'),
-              y1: coordinate('Start y'),
-              x2: coordinate('End x'),
-              y2: coordinate('End y'),
-              width: size('Stroke width', LIMITS.lineWidth),
-            }, ['x1', 'y1', 'x2', 'y2', 'width']),
-          ],
-        },
-      },
+      shapes: shapesSchema(),
       quality: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULTS.quality, description: 'JPEG quality (IJG scale): higher is sharper and larger.' },
     },
     required: ['title'],
     additionalProperties: false,
   };
+}
+
+/** The three texts: title, subtitle, body. */
+function textProperties() {
+  return {
+    title: {
+      type: 'string',
+      minLength: 1,
+      maxLength: LIMITS.titleLength,
+      allOf: [{ pattern: NO_CONTROLS }, { pattern: '\\S' }],
+      description: `The title, large, auto-fitted to the width: 1 to ${LIMITS.titleLength} characters, not only spaces, no line breaks or control characters.`,
+    },
+    subtitle: {
+      type: 'string',
+      maxLength: LIMITS.subtitleLength,
+      pattern: NO_CONTROLS,
+      default: '',
+      description: `The subtitle, in the accent colour under the title: up to ${LIMITS.subtitleLength} characters, no line breaks.`,
+    },
+    body: {
+      type: 'string',
+      maxLength: LIMITS.bodyLength,
+      pattern: NO_CONTROLS_BUT_BREAKS,
+      default: '',
+      description: `Body text, word-wrapped: up to ${LIMITS.bodyLength} characters; "\\n" (or "\\r\\n") starts a new line.`,
+    },
+  };
+}
+
+function backgroundSchema() {
+  return {
+    type: 'object',
+    description: 'A linear gradient over the whole poster.',
+    properties: {
+      from: color('Colour where the gradient starts.'),
+      to: color('Colour where the gradient ends.'),
+      angle: { type: 'number', minimum: 0, maximum: 360, default: DEFAULTS.background.angle, description: `Direction in degrees (${GRADIENT_ANGLE_CONVENTION}).` },
+    },
+    required: ['from', 'to'],
+    additionalProperties: false,
+    default: DEFAULTS.background,
+  };
+}
+
+function shapesSchema() {
+  return {
+    type: 'array',
+    maxItems: LIMITS.shapes,
+    description: `Up to ${LIMITS.shapes} shapes, drawn in order over the background and under the text. Absent: three faint default circles; [] draws none.`,
+    items: { oneOf: [rectSchema(), circleSchema(), lineSchema()] },
+  };
+}
+
+function rectSchema() {
+  return shape('rect', 'A rectangle, optionally with rounded corners.', {
+    x: coordinate('Left edge'),
+    y: coordinate('Top edge'),
+    width: size('Width'),
+    height: size('Height'),
+    radius: { type: 'number', minimum: 0, maximum: LIMITS.coordinate, default: 0, description: 'Corner radius in pixels.' },
+  }, ['x', 'y', 'width', 'height']);
+}
+
+function circleSchema() {
+  return shape('circle', 'A filled disc.', { cx: coordinate('Centre x'), cy: coordinate('Centre y'), r: size('Radius') }, ['cx', 'cy', 'r']);
+}
+
+function lineSchema() {
+  return shape('line', 'A straight stroke with round ends.', {
+    x1: coordinate('Start x'),
+    y1: coordinate('Start y'),
+    x2: coordinate('End x'),
+    y2: coordinate('End y'),
+    width: size('Stroke width', LIMITS.lineWidth),
+  }, ['x1', 'y1', 'x2', 'y2', 'width']);
 }

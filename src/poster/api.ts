@@ -92,69 +92,78 @@ export function subjectText(claims: JWTPayload): string | undefined {
 /** What a token without a subject is told when the rate limit, which counts per subject, is on. */
 export const NO_SUBJECT_DETAIL = 'The token names no subject ("sub", a string or number, or "username", a string): POSTER_RATE_LIMIT counts requests per subject.';
 
-export function posterApiRoute({ config, guard, pool, store, limiter, realm }: PosterApiOptions): Route<Handler> {
-  const postersDir = join(config.publicDir, POSTERS_DIR);
+/** What the poster route works with: its options, and the directory posters are written to. */
+interface PosterApi extends PosterApiOptions {
+  /** `<PUBLIC_DIR>/posters`. */
+  readonly postersDir: string;
+}
 
-  /** Renders and writes a poster that is not there yet, within POSTER_MAX_BYTES; its size. */
-  const create = async (spec: Parameters<RenderPool['render']>[0], name: string): Promise<number> => {
-    await store.checkRoom();
-    const bytes = await pool.render(spec);
-    // Another request may have written it while this one rendered.
-    const written = await fileSize(join(postersDir, name));
-    if (written !== undefined) return written;
-    const admission = await store.admit({ bytes: bytes.byteLength, name });
-    try {
-      if (await writePosterFile(postersDir, name, bytes)) await admission.written();
-    } finally {
-      await admission.release();
-    }
-    return bytes.byteLength;
-  };
-
-  /** The answer to a POST: 201, or a thrown problem. */
-  const createPoster = async (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, cors: HeaderList): Promise<void> => {
-    const claims = await guard(req.headers.authorization);
-    const subject = subjectText(claims);
-    if (subject !== undefined) ctx.attributes['security.subject'] = subject;
-    const type = mediaTypeOf(req.headers['content-type']);
-    if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
-    // Every request that gets this far counts, whatever its answer: an existing poster too.
-    if (limiter) {
-      // Tokens without a subject would all share one count: one client's burst would refuse the others.
-      const subject = tokenSubject(claims);
-      if (subject === undefined) throw new Unauthorized(realm, NO_SUBJECT_DETAIL, true);
-      await limiter.take(subject);
-    }
-    const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
-    const checked = validatePosterSpec(input);
-    if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
-    const name = posterFileNameOf(checked.value);
-    const size = (await fileSize(join(postersDir, name))) ?? (await create(checked.value, name));
-    const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
-    const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
-    sendBody(res, 201, ['location', url, 'content-type', 'application/json', 'cache-control', 'no-cache, private', ...cors], body, ctx.receivedAt);
-  };
-
+export function posterApiRoute(options: PosterApiOptions): Route<Handler> {
+  const { config } = options;
+  const api: PosterApi = { ...options, postersDir: join(config.publicDir, POSTERS_DIR) };
   // The route answers every method itself, so each answer (a 405 and a preflight included) is
   // JSON and carries the CORS headers a browser needs to read it.
   const handler: Handler = async (ctx, req, res) => {
-    const origin = req.headers.origin;
-    const cors = corsAnswerHeaders(config.corsOrigins, origin);
+    const cors = corsAnswerHeaders(config.corsOrigins, req.headers.origin);
     try {
-      if (ctx.method === 'OPTIONS') {
-        // A preflight (Fetch, "CORS-preflight request") never carries the token: it is answered first.
-        const preflight = req.headers['access-control-request-method'] !== undefined;
-        const headers = preflight ? corsPreflightHeaders(config.corsOrigins, origin, 'POST') : cors;
-        return sendBody(res, 204, ['allow', POSTER_METHODS.join(', '), ...headers], '', ctx.receivedAt);
-      }
+      if (ctx.method === 'OPTIONS') return answerOptions(config, ctx, req, res, cors);
       if (ctx.method !== 'POST') throw new MethodNotAllowed(ctx.method, ctx.rawPath, POSTER_METHODS);
-      await createPoster(ctx, req, res, cors);
+      await createPoster(api, ctx, req, res, cors);
     } catch (err) {
       if (cors.length === 0) throw err;
       throw (err instanceof Problem ? err : new InternalError(err)).withHeaders(headerRecord(cors));
     }
   };
   return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handlesEveryMethod: true, handler };
+}
+
+/** The answer to OPTIONS: 204 with `Allow`, and a preflight's CORS headers when it is one. */
+function answerOptions(config: Config, ctx: RequestContext, req: IncomingMessage, res: ServerResponse, cors: HeaderList): void {
+  // A preflight (Fetch, "CORS-preflight request") never carries the token: it is answered first.
+  const preflight = req.headers['access-control-request-method'] !== undefined;
+  const headers = preflight ? corsPreflightHeaders(config.corsOrigins, req.headers.origin, 'POST') : cors;
+  sendBody(res, 204, ['allow', POSTER_METHODS.join(', '), ...headers], '', ctx.receivedAt);
+}
+
+/** The answer to a POST: 201, or a thrown problem. */
+async function createPoster(api: PosterApi, ctx: RequestContext, req: IncomingMessage, res: ServerResponse, cors: HeaderList): Promise<void> {
+  const { config, limiter, postersDir } = api;
+  const claims = await api.guard(req.headers.authorization);
+  const subject = subjectText(claims);
+  if (subject !== undefined) ctx.attributes['security.subject'] = subject;
+  const type = mediaTypeOf(req.headers['content-type']);
+  if (type !== 'application/json') throw new UnsupportedMediaType('application/json', type);
+  // Every request that gets this far counts, whatever its answer: an existing poster too.
+  if (limiter) {
+    // Tokens without a subject would all share one count: one client's burst would refuse the others.
+    const subject = tokenSubject(claims);
+    if (subject === undefined) throw new Unauthorized(api.realm, NO_SUBJECT_DETAIL, true);
+    await limiter.take(subject);
+  }
+  const input = parseJsonBody(await readBody(req, POSTER_BODY_LIMIT));
+  const checked = validatePosterSpec(input);
+  if (!checked.ok) throw new InvalidPosterSpec(checked.errors, posterSchemaUrl(config, ctx.baseUrl));
+  const name = posterFileNameOf(checked.value);
+  const size = (await fileSize(join(postersDir, name))) ?? (await renderNewPoster(api, checked.value, name));
+  const url = `${namespaceUrl(config.namespaces.static, ctx.baseUrl)}${POSTERS_DIR}/${name}`;
+  const body = JSON.stringify({ url, width: POSTER_WIDTH, height: POSTER_HEIGHT, bytes: size });
+  sendBody(res, 201, ['location', url, 'content-type', 'application/json', 'cache-control', 'no-cache, private', ...cors], body, ctx.receivedAt);
+}
+
+/** Renders and writes a poster that is not there yet, within POSTER_MAX_BYTES; its size. */
+async function renderNewPoster({ pool, store, postersDir }: PosterApi, spec: Parameters<RenderPool['render']>[0], name: string): Promise<number> {
+  await store.checkRoom();
+  const bytes = await pool.render(spec);
+  // Another request may have written it while this one rendered.
+  const written = await fileSize(join(postersDir, name));
+  if (written !== undefined) return written;
+  const admission = await store.admit({ bytes: bytes.byteLength, name });
+  try {
+    if (await writePosterFile(postersDir, name, bytes)) await admission.written();
+  } finally {
+    await admission.release();
+  }
+  return bytes.byteLength;
 }
 
 /** A flat header list as a record (a problem's extra headers); the lists here name each header once. */

@@ -44,70 +44,115 @@ export function workersWarning(workers: number, cores: number): string | undefin
  */
 export async function runPrimary(config: Config, logger: FileLogger, print: (line: string) => void): Promise<void> {
   const { createClusterAdmin, isAdminReport } = await loadClusterAdmin();
-  let stopping = false;
-  let announced = false;
-  const startedAt = new Map<Worker, number>();
-  // As in the app: the profiler exists in dev with APP_DEBUG=1 only.
-  const profiles = config.appEnv === 'dev' && config.debug ? new ProfileHub(config.profilerMax) : undefined;
-  const admin = config.admin === undefined ? undefined : createClusterAdmin(config, logger, () => stopping);
+  new ClusterPrimary({ config, logger, print, createClusterAdmin, isAdminReport }).start();
+}
 
-  const fork = () => {
+type ClusterAdminModule = Awaited<ReturnType<typeof loadClusterAdmin>>;
+
+interface ClusterPrimaryOptions extends ClusterAdminModule {
+  readonly config: Config;
+  readonly logger: FileLogger;
+  readonly print: (line: string) => void;
+}
+
+/** The primary's workers, from the first fork to the last exit. */
+class ClusterPrimary {
+  readonly #config: Config;
+  readonly #logger: FileLogger;
+  readonly #print: (line: string) => void;
+  readonly #isAdminReport: ClusterAdminModule['isAdminReport'];
+  readonly #admin: ReturnType<ClusterAdminModule['createClusterAdmin']> | undefined;
+  /** The dev profiler's profiles of every worker: as in the app, in dev with APP_DEBUG=1 only. */
+  readonly #profiles: ProfileHub | undefined;
+  readonly #startedAt = new Map<Worker, number>();
+  #stopping = false;
+  #announced = false;
+
+  constructor({ config, logger, print, createClusterAdmin, isAdminReport }: ClusterPrimaryOptions) {
+    this.#config = config;
+    this.#logger = logger;
+    this.#print = print;
+    this.#isAdminReport = isAdminReport;
+    this.#profiles = config.appEnv === 'dev' && config.debug ? new ProfileHub(config.profilerMax) : undefined;
+    this.#admin = config.admin === undefined ? undefined : createClusterAdmin(config, logger, () => this.#stopping);
+  }
+
+  /** Forks the workers, and replaces or stops them from now on. */
+  start(): void {
+    cluster.on('exit', (worker, code, signal) => this.#exited(worker, code, signal));
+    process.once('SIGTERM', () => this.#stop());
+    process.once('SIGINT', () => this.#stop());
+    for (let i = 0; i < this.#config.workers; i++) this.#fork();
+  }
+
+  #fork(): void {
     const worker = cluster.fork();
-    startedAt.set(worker, Date.now());
-    worker.on('message', (message: unknown) => {
-      if (isListeningMessage(message) && !announced) {
-        announced = true;
-        print(`listening on ${message.url}`);
-        admin?.listening.then((url) => print(`admin listening on ${url}`), (err: unknown) => {
-          logger.log('app', 'CRITICAL', `Cannot start the admin listener: ${err instanceof Error ? err.message : String(err)}`);
-          process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
-          stop(1);
-        });
-      } else if (isAdminReport(message)) {
-        admin?.reports.receive(worker.id, message);
-      } else {
-        profiles?.receive(message, (answer) => answerWorker(worker, answer));
-      }
-    });
-  };
+    this.#startedAt.set(worker, Date.now());
+    worker.on('message', (message: unknown) => this.#received(worker, message));
+  }
 
-  cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (startedAt.get(worker) ?? 0);
-    startedAt.delete(worker);
-    admin?.reports.retire(worker.id);
-    if (stopping) return;
-    if (!announced) {
+  /** A worker's message: its listening (the first one is announced), an admin report, or a profiler request. */
+  #received(worker: Worker, message: unknown): void {
+    if (isListeningMessage(message) && !this.#announced) {
+      this.#announced = true;
+      this.#announce(message.url);
+    } else if (this.#isAdminReport(message)) {
+      this.#admin?.reports.receive(worker.id, message);
+    } else {
+      this.#profiles?.receive(message, (answer) => answerWorker(worker, answer));
+    }
+  }
+
+  /** Prints the `listening on` line, and the admin listener's once it listens (or stops if it cannot). */
+  #announce(url: string): void {
+    this.#print(`listening on ${url}`);
+    this.#admin?.listening.then((adminUrl) => this.#print(`admin listening on ${adminUrl}`), (err: unknown) => {
+      this.#logger.log('app', 'CRITICAL', `Cannot start the admin listener: ${err instanceof Error ? err.message : String(err)}`);
+      process.stderr.write(`cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+      this.#stop(1);
+    });
+  }
+
+  /** A worker exited: another starts, unless the service is stopping or never started. */
+  #exited(worker: Worker, code: number, signal: string): void {
+    const lived = Date.now() - (this.#startedAt.get(worker) ?? 0);
+    this.#startedAt.delete(worker);
+    this.#admin?.reports.retire(worker.id);
+    if (this.#stopping) return;
+    if (!this.#announced) {
       // No worker has listened yet: the start failed (the worker said why on stderr, `cannot
       // start: …`), and another worker would fail the same way, once a second, for ever.
-      logger.log('app', 'CRITICAL', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before the service listened; stopping`);
-      stop(1);
+      this.#logger.log('app', 'CRITICAL', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before the service listened; stopping`);
+      this.#stop(1);
       return;
     }
-    logger.log('app', 'ERROR', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
-    setTimeout(fork, lived < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0);
-  });
+    this.#logger.log('app', 'ERROR', `Worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
+    setTimeout(() => this.#fork(), lived < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0);
+  }
 
-  const stop = (exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    const all = workers.map((w) => new Promise<void>((resolve) => {
-      if (w.isDead()) return resolve();
-      w.once('exit', () => resolve());
-      w.process.kill('SIGTERM');
-    }));
-    const deadline = setTimeout(() => {
-      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
-    }, STOP_TIMEOUT_MS + config.drainSeconds * 1000);
-    void Promise.all(all).then(async () => {
-      clearTimeout(deadline);
-      await admin?.close();
-      await logger.flush();
+  /** Stops every worker gracefully, then the admin listener, then the process (once). */
+  #stop(exitCode = 0): void {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    void stopWorkers(STOP_TIMEOUT_MS + this.#config.drainSeconds * 1000).then(async () => {
+      await this.#admin?.close();
+      await this.#logger.flush();
       process.exit(exitCode);
     });
-  };
-  process.once('SIGTERM', () => stop());
-  process.once('SIGINT', () => stop());
+  }
+}
 
-  for (let i = 0; i < config.workers; i++) fork();
+/** Asks every worker to stop (SIGTERM) and kills those still running after `killAfterMs`; resolves once all have exited. */
+async function stopWorkers(killAfterMs: number): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  const all = workers.map((w) => new Promise<void>((resolve) => {
+    if (w.isDead()) return resolve();
+    w.once('exit', () => resolve());
+    w.process.kill('SIGTERM');
+  }));
+  const deadline = setTimeout(() => {
+    for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
+  }, killAfterMs);
+  await Promise.all(all);
+  clearTimeout(deadline);
 }

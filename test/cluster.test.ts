@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { send } from './helpers/http.js';
 import { readAccessLog, readErrorLog } from './helpers/log-files.js';
 import { runServerProgram } from './helpers/service.js';
+import { eventually } from './helpers/eventually.js';
+import { childPids } from './helpers/processes.js';
 
-function childPids(pid: number): number[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for `condition`, failing the test after 10,000 ms with `what`. */
+const until = (condition: () => boolean | Promise<boolean>, what: string) => eventually(what, condition, Boolean, 10_000);
 
 describe('WORKERS=2', () => {
   it('serves from two workers, replaces one that dies, logs whole lines from all, and stops gracefully', async () => {

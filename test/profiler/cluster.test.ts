@@ -4,23 +4,16 @@ import { createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { send, type RawResponse } from '../helpers/http.js';
 import { runServerProgram } from '../helpers/service.js';
-
-function childPids(pid: number): number[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-}
+import { eventually } from '../helpers/eventually.js';
+import { childPids } from '../helpers/processes.js';
 
 /** Bytes a process has written so far (files, sockets, its channel to the primary). */
 function bytesWritten(pid: number): number {
   return Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for `condition`, failing the test after 15,000 ms with `what`. */
+const until = (condition: () => boolean | Promise<boolean>, what: string) => eventually(what, condition, Boolean, 15_000);
 
 /** A port nobody listens on now. With PORT=0 each worker would listen on a port of its own. */
 async function unusedPort(): Promise<number> {

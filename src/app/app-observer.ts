@@ -3,8 +3,8 @@
  * request and never knows what it does. Like a diagnostics channel, but typed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Handler, RequestContext } from '../http/index.js';
-import { type SourceLink, MethodNotAllowed, RouteNotFound, type Problem, type ProblemDocument, type Route } from '../core/index.js';
+import type { ServiceRoute, RequestContext } from '../http/index.js';
+import type { SourceLink, ProblemAnswer, ProblemDocument } from '../core/index.js';
 import type { LogLevel } from '../log/index.js';
 
 /** The controller id of the fallback problem handler, which answers every unmatched request. */
@@ -22,7 +22,7 @@ export interface ProblemPageLinks {
 
 export interface AppObserver {
   /** Routes the observer answers itself (the profiler's pages), matched before the app's own. */
-  readonly routes: readonly Route<Handler>[];
+  readonly routes: readonly ServiceRoute[];
   /** A request arrived: its context is resolved, nothing is routed yet. */
   began(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): void;
   /**
@@ -46,8 +46,8 @@ export interface AppObserver {
  * is "No route found" (the fallback's, a missing static file included) or a 405 (none, as the
  * router names none for its own).
  */
-export function controllerFor(routeId: string | undefined, problem: Problem | undefined): string | undefined {
-  if (problem instanceof RouteNotFound) return FALLBACK_CONTROLLER;
-  if (problem instanceof MethodNotAllowed) return undefined;
+export function controllerFor(routeId: string | undefined, problem: ProblemAnswer | undefined): string | undefined {
+  if (problem?.code === 'route_not_found') return FALLBACK_CONTROLLER;
+  if (problem?.code === 'method_not_allowed') return undefined;
   return routeId;
 }

@@ -8,9 +8,9 @@ import type { AppObserver } from './app-observer.js';
 import { type Config, createSecretMasker } from '../config/index.js';
 import type { ServiceDocumentSource } from '../store/index.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
-import { type Handler, createNegotiator, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
+import { type ServiceRoute, createNegotiator, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
 import type { Logger } from '../log/index.js';
-import { InternalError, MethodNotAllowed, Problem, RouteNotFound, compileRoutes, matchRoute, type Route } from '../core/index.js';
+import { InternalError, Problem, type ProblemAnswer, compileRoutes, matchRoute, methodNotAllowed, routeNotFound } from '../core/index.js';
 import { createProblemResponder } from './problem-responder.js';
 import { STATIC_METHODS, createStaticHandler } from '../static/index.js';
 
@@ -27,7 +27,7 @@ export interface AppOptions {
   readonly clock?: () => number;
   readonly serviceDocument?: ServiceDocumentSource;
   /** Routes enabled by settings (the poster API), matched after the built-in ones. */
-  readonly routes?: readonly Route<Handler>[];
+  readonly routes?: readonly ServiceRoute[];
   /** Told every step of every request (the dev profiler); its own routes come first. */
   readonly observer?: AppObserver;
   /** Watches every request until its answer ends (the access log, the metrics). */
@@ -48,7 +48,7 @@ export function createApp(options: AppOptions): RequestListener {
   const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor, mask: maskSecrets });
   const inServiceZone = underNamespace(config.namespaces.service);
   const serveStatic = createStaticHandler({ publicDir: config.publicDir });
-  const routes = compileRoutes<Handler>([
+  const routes = compileRoutes<ServiceRoute>([
     { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
     ...(observer?.routes ?? []),
     ...(options.routes ?? []),
@@ -57,15 +57,20 @@ export function createApp(options: AppOptions): RequestListener {
     { id: 'app.static', path: `${config.namespaces.static.path}{path*}`, methods: STATIC_METHODS, handlesEveryMethod: true, handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest) },
   ]);
 
-  /** Answers `err` as a problem of a request whose matched route (if any) was `routeId`. */
-  function fail(ctx: RequestContext, res: ServerResponse, err: unknown, routeId: string | undefined): void {
+  /** Answers `problem` for a request that `route` matched, if any. */
+  function answer(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, problem: ProblemAnswer, route: ServiceRoute | undefined): void {
     try {
-      answerProblem(ctx, res, err instanceof Problem ? err : new InternalError(err), routeId);
+      answerProblem(ctx, res, problem, route?.id, route?.problemHeaders?.(req));
     } catch (failure) {
       // Rendering the problem failed too: say so on stderr and drop the connection.
       process.stderr.write(maskSecrets(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}`) + '\n');
       res.destroy();
     }
+  }
+
+  /** Answers what a handler threw: a Problem as itself, anything else as an InternalError. */
+  function fail(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, err: unknown, route: ServiceRoute | undefined): void {
+    answer(ctx, req, res, err instanceof Problem ? err : new InternalError(err), route);
   }
 
   return (req, res) => {
@@ -74,19 +79,19 @@ export function createApp(options: AppOptions): RequestListener {
     echoRequestId(res, ctx.requestId);
     watch?.(ctx, req, res);
     observer?.began(ctx, req, res);
-    let routeId: string | undefined;
+    let route: ServiceRoute | undefined;
     try {
-      if (ctx.rejection) return fail(ctx, res, ctx.rejection, undefined);
+      if (ctx.rejection) return answer(ctx, req, res, ctx.rejection, undefined);
       const match = matchRoute(routes, ctx.method, ctx.segments);
       if (match.kind === 'methodNotAllowed') {
         // The path exists: a 405 under SERVICE_BASE is the service's answer, JSON like its others.
         ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
-        return fail(ctx, res, new MethodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
+        return answer(ctx, req, res, methodNotAllowed(ctx.method, ctx.rawPath, match.allow), undefined);
       }
-      if (match.kind === 'notFound') return fail(ctx, res, new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
-      routeId = match.route.id;
+      if (match.kind === 'notFound') return answer(ctx, req, res, routeNotFound(ctx.method, ctx.rawPath, ctx.referer), undefined);
+      route = match.route;
       ctx.attributes['rest.service.zone'] = inServiceZone(ctx.rawPath, ctx.segments);
-      observer?.routed(ctx, res, routeId);
+      observer?.routed(ctx, res, route.id);
       // A route that lists OPTIONS answers it here; one that handles every method decides itself.
       if (ctx.method === 'OPTIONS' && match.route.methods.includes('OPTIONS')) {
         return sendBody(res, 204, ['allow', match.route.methods.join(', ')], '', ctx.receivedAt);
@@ -94,11 +99,11 @@ export function createApp(options: AppOptions): RequestListener {
       // The match itself carries the handler's params and rest.
       const pending = match.route.handler(ctx, req, res, match);
       if (pending) {
-        const matched = routeId;
-        pending.catch((err: unknown) => fail(ctx, res, err, matched));
+        const matched = route;
+        pending.catch((err: unknown) => fail(ctx, req, res, err, matched));
       }
     } catch (err) {
-      fail(ctx, res, err, routeId);
+      fail(ctx, req, res, err, route);
     }
   };
 }

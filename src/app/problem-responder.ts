@@ -10,9 +10,9 @@
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver } from './app-observer.js';
 import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
-import { namespaceUrl, type RequestContext, createHttpDateFormatter, sendBody } from '../http/index.js';
+import { namespaceUrl, type RequestContext, createHttpDateFormatter, sendBody, type HeaderList } from '../http/index.js';
 import type { Logger, LogLevel } from '../log/index.js';
-import { InternalError, PlainProblemPages, buildProblemDocument, notFoundCachePolicy, problemHeaders, problemVary, renderProblem, type Problem, type ProblemDocument, type ProblemPageContext, type Representation } from '../core/index.js';
+import { PlainProblemPages, buildProblemDocument, notFoundCachePolicy, problemHeaders, problemTitle, problemVary, renderProblem, type ProblemAnswer, type ProblemDocument, type ProblemPageContext, type Representation } from '../core/index.js';
 
 export interface ProblemResponderOptions {
   readonly config: Config;
@@ -23,8 +23,13 @@ export interface ProblemResponderOptions {
   readonly mask?: (text: string) => string;
 }
 
-/** Answers `problem` for a request whose matched route (if any) was `routeId`. */
-export type ProblemResponder = (ctx: RequestContext, res: ServerResponse, problem: Problem, routeId: string | undefined) => void;
+/**
+ * Answers `problem` for a request whose matched route (if any) was `routeId`, with the route's
+ * own headers for its problem answers (`ServiceRoute.problemHeaders`) if it has any.
+ */
+export type ProblemResponder = (
+  ctx: RequestContext, res: ServerResponse, problem: ProblemAnswer, routeId: string | undefined, routeHeaders?: HeaderList,
+) => void;
 
 /** Outside debug a problem page shows nothing of the request: nothing of it is read. */
 const PLAIN_PAGE: Readonly<ProblemPageContext> = { debug: false, method: '', target: '', clientIp: '', profilerLink: undefined, stack: undefined };
@@ -45,8 +50,8 @@ export function createProblemResponder({ config, logger, observer, representatio
   }
 
   /** The `request.*` line and, for a typed problem, the incident line, secrets masked. */
-  function logProblem(ctx: RequestContext, problem: Problem, doc: ProblemDocument, cause: unknown): void {
-    if (problem instanceof InternalError) {
+  function logProblem(ctx: RequestContext, problem: ProblemAnswer, doc: ProblemDocument, cause: unknown): void {
+    if (problem.code === 'internal_error') {
       const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
       const name = cause instanceof Error ? cause.name : 'Error';
       writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
@@ -55,19 +60,20 @@ export function createProblemResponder({ config, logger, observer, representatio
       writeLine(ctx, 'request', requestLineLevel(problem), mask(doc.detail));
     }
     if (doc.type !== 'about:blank') {
-      writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problem.title}`));
+      writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problemTitle(problem.status)}`));
     }
   }
 
 
-  return (ctx, res, problem, routeId) => {
+  return (ctx, res, problem, routeId, routeHeaders) => {
     const controller = controllerFor(routeId, problem);
     if (observer && controller !== routeId && !res.headersSent) observer.routed(ctx, res, controller);
     const built = buildProblemDocument(problem, namespaceUrl(config.namespaces.problem, ctx.baseUrl), ctx.rawPath, config.debug);
-    const cause = problem instanceof InternalError ? problem.cause : undefined;
+    const unexpected = problem.code === 'internal_error';
+    const cause = unexpected ? problem.cause : undefined;
     // An unexpected error's message (shown in debug only) is the service's own text, not the
     // client's: masked, like its stack. Every other detail echoes the client as it sent.
-    const doc = problem instanceof InternalError && config.debug ? { ...built, detail: mask(built.detail) } : built;
+    const doc = unexpected && config.debug ? { ...built, detail: mask(built.detail) } : built;
     const links = config.debug ? observer?.pageLinks(ctx) : undefined;
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
@@ -84,13 +90,25 @@ export function createProblemResponder({ config, logger, observer, representatio
     const representation = representationFor(ctx);
     const { contentType, body } = renderProblem(doc, representation, page, plainPages);
     const headers = problemHeaders(problem, ctx.receivedAt, notFoundPolicy, expiresDate);
-    headers.push('content-type', contentType, 'vary', problemVary(problem, representation, config.debug));
+    headers.push('content-type', contentType);
+    addRouteHeaders(headers, problemVary(problem, representation, config.debug), routeHeaders);
     sendBody(res, problem.status, headers, body, ctx.receivedAt, responseDate);
   };
 }
 
 /** A 5xx is CRITICAL unless its owner reports the fault itself; anything else is an ERROR. */
-function requestLineLevel(problem: Problem): LogLevel {
+function requestLineLevel(problem: ProblemAnswer): LogLevel {
   if (problem.status < 500) return 'ERROR';
   return problem.reportedElsewhere ? 'WARNING' : 'CRITICAL';
+}
+
+/** Adds the route's own headers to a problem's, a `vary` of the route's joined to the problem's in one line. */
+function addRouteHeaders(headers: HeaderList, vary: string, routeHeaders: HeaderList | undefined): void {
+  let varies = vary;
+  for (let i = 0; routeHeaders !== undefined && i < routeHeaders.length; i += 2) {
+    const name = routeHeaders[i]!;
+    if (name === 'vary') varies = `${routeHeaders[i + 1]!}, ${varies}`;
+    else headers.push(name, routeHeaders[i + 1]!);
+  }
+  headers.push('vary', varies);
 }

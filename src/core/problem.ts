@@ -78,37 +78,45 @@ export interface ProblemOptions {
 }
 
 /**
- * Base of every error the service answers with; one boundary (the problem responder) renders
- * it. A real Error, as jose's errors are: built by `super()`, `message` and `cause` its own
- * non-enumerable properties, `name` its class's name, and a stable `code` that says which line
- * of `PROBLEMS` it is. The detail is its message.
- *
- * A problem is an answer, not a bug: its stack is its first line alone (`RouteNotFound: No
- * route found for …`): nothing reads its frames, and capturing them would add nearly half again
- * to the cost of a 404 (see the constructor). An
- * unexpected error keeps its own stack, as the cause of an InternalError.
+ * What the problem responder answers from. A thrown `Problem` is one; the router's own misses
+ * (`routeNotFound`, `methodNotAllowed`), the service's most frequent answers, are plain records:
+ * nothing is thrown there, so no Error and no stack is made for them.
  */
-export abstract class Problem extends Error {
+export interface ProblemAnswer {
   readonly code: ProblemCode;
   readonly status: number;
+  /** The detail of the problem document. */
+  readonly message: string;
   /** Extra response headers (Allow, WWW-Authenticate, Retry-After). */
   readonly headers: Readonly<Record<string, string>>;
   /** Extension members of the problem document. */
   readonly extensions: Readonly<Record<string, unknown>>;
   /** See `ProblemOptions.reportedElsewhere`. */
   readonly reportedElsewhere: boolean;
+  /** The unexpected error an `internal_error` wraps. */
+  readonly cause?: unknown;
+}
+
+/** The title of a problem: its status's reason phrase. */
+export function problemTitle(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+/**
+ * Base of every error a handler throws to answer with a problem; one boundary (the problem
+ * responder) renders it. A real Error, as jose's errors are: built by `super()`, `message` and
+ * `cause` its own non-enumerable properties, `name` its class's name, and a stable `code` that
+ * says which line of `PROBLEMS` it is. The detail is its message.
+ */
+export abstract class Problem extends Error implements ProblemAnswer {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly extensions: Readonly<Record<string, unknown>>;
+  readonly reportedElsewhere: boolean;
 
   constructor(code: ProblemCode, detail: string, options: ProblemOptions = {}) {
-    // No frames captured, the process's limit restored before anything else runs: kept because
-    // it pays (bench:instructions ONLY=mix counts 46 % more instructions per 404 without it).
-    // TypeScript allows `super()` only here, not inside a helper that could name the trick.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(detail, options.cause === undefined ? undefined : { cause: options.cause });
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = PROBLEMS[code].status;
     this.headers = options.headers ?? NO_HEADERS;
@@ -122,16 +130,7 @@ export abstract class Problem extends Error {
   }
 
   get title(): string {
-    return STATUS_CODES[this.status] ?? 'Error';
-  }
-
-  /** The same problem with more response headers (a route's CORS headers on its every answer). */
-  withHeaders(more: Readonly<Record<string, string>>): Problem {
-    // A native Error of this class (its constructor, with its own arguments, is not run again)
-    // given every own property of this one, message, stack and cause included; then the headers.
-    const copy = Reflect.construct(Error, [], this.constructor) as Problem;
-    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
-    return Object.defineProperty(copy, 'headers', { value: { ...this.headers, ...more } });
+    return problemTitle(this.status);
   }
 }
 
@@ -139,30 +138,55 @@ export abstract class Problem extends Error {
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** No route matches the path, whatever the method. */
+/** The observed detail of a 404: `No route found for "GET /x"`, and where the client came from. */
+function notFoundDetail(method: string, rawPath: string, referer: string | undefined): string {
+  const from = referer ? ` (from "${referer}")` : '';
+  return `No route found for "${method} ${rawPath}"${from}`;
+}
+
+/** The observed detail of a 405, with the Allow list. */
+function notAllowedDetail(method: string, rawPath: string, allowList: string): string {
+  return `No route found for "${method} ${rawPath}": Method Not Allowed (Allow: ${allowList})`;
+}
+
+/** The router found no route for the path, whatever the method. */
+export function routeNotFound(method: string, rawPath: string, referer: string | undefined): ProblemAnswer {
+  return {
+    code: 'route_not_found', status: 404, message: notFoundDetail(method, rawPath, referer),
+    headers: NO_HEADERS, extensions: NO_EXTENSIONS, reportedElsewhere: false,
+  };
+}
+
+/** The router found the path, not the method. */
+export function methodNotAllowed(method: string, rawPath: string, allow: readonly string[]): ProblemAnswer {
+  const allowList = allow.join(', ');
+  return {
+    code: 'method_not_allowed', status: 405, message: notAllowedDetail(method, rawPath, allowList),
+    headers: { allow: allowList }, extensions: NO_EXTENSIONS, reportedElsewhere: false,
+  };
+}
+
+/** A handler found no resource at the path (a static file that does not exist). */
 export class RouteNotFound extends Problem {
   readonly method: string;
   readonly path: string;
   readonly referer: string | undefined;
   constructor(method: string, rawPath: string, referer: string | undefined) {
-    const from = referer ? ` (from "${referer}")` : '';
-    super('route_not_found', `No route found for "${method} ${rawPath}"${from}`);
+    super('route_not_found', notFoundDetail(method, rawPath, referer));
     this.method = method;
     this.path = rawPath;
     this.referer = referer;
   }
 }
 
-/** The path is routed, the method is not. */
+/** A handler that answers every method found the resource, not the method. */
 export class MethodNotAllowed extends Problem {
   readonly method: string;
   readonly path: string;
   readonly allow: readonly string[];
   constructor(method: string, rawPath: string, allow: readonly string[]) {
-    const list = allow.join(', ');
-    super('method_not_allowed', `No route found for "${method} ${rawPath}": Method Not Allowed (Allow: ${list})`, {
-      headers: { allow: list },
-    });
+    const allowList = allow.join(', ');
+    super('method_not_allowed', notAllowedDetail(method, rawPath, allowList), { headers: { allow: allowList } });
     this.method = method;
     this.path = rawPath;
     this.allow = allow;
@@ -211,13 +235,13 @@ function encodeSegment(segment: string): string {
 }
 
 /** The document for a problem; `debug` decides whether an unexpected error shows its real message. */
-export function buildProblemDocument(problem: Problem, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
+export function buildProblemDocument(problem: ProblemAnswer, problemBaseUrl: string, rawPath: string, debug: boolean): ProblemDocument {
   // Only an unexpected error hides its message; a deliberate 5xx (503 busy) says what happened.
-  const hideDetail = problem instanceof InternalError && !debug;
+  const hideDetail = problem.code === 'internal_error' && !debug;
   const typeName = PROBLEMS[problem.code].type;
   const doc: ProblemDocument = {
     type: typeName === undefined ? problemType(problemBaseUrl, rawPath) : problemBaseUrl + typeName,
-    title: problem.title,
+    title: problemTitle(problem.status),
     status: problem.status,
     detail: hideDetail ? GENERIC_DETAIL : problem.message,
     instance: rawPath,
@@ -300,9 +324,9 @@ function renderDebugPage(doc: ProblemDocument, page: ProblemPageContext): string
  * its own profile, which no header names (`*`). The plain HTML page shows status and title only.
  * Host is not listed: it is part of the target URI, the cache key (RFC 9110 7.2, RFC 9111 2).
  */
-export function problemVary(problem: Problem, representation: Representation, debug: boolean): string {
+export function problemVary(problem: ProblemAnswer, representation: Representation, debug: boolean): string {
   if (representation === 'html') return debug ? '*' : 'Accept';
-  return problem instanceof RouteNotFound ? 'Accept, Referer' : 'Accept';
+  return problem.code === 'route_not_found' ? 'Accept, Referer' : 'Accept';
 }
 
 /** How "No route found" 404s may be cached: `NOT_FOUND_CACHE_CONTROL` and its max-age, read once. */
@@ -325,9 +349,9 @@ export function notFoundCachePolicy(cacheControl: string): NotFoundCachePolicy {
  * be cached for a year), `x-robots-tag: none` on all.
  */
 export function problemHeaders(
-  problem: Problem, now: number, notFound: NotFoundCachePolicy, formatDate: (instant: number) => string,
+  problem: ProblemAnswer, now: number, notFound: NotFoundCachePolicy, formatDate: (instant: number) => string,
 ): string[] {
-  const isNotFound = problem instanceof RouteNotFound;
+  const isNotFound = problem.code === 'route_not_found';
   const headers = ['x-robots-tag', 'none', 'cache-control', isNotFound ? notFound.cacheControl : 'no-cache, private'];
   if (isNotFound && notFound.maxAgeSeconds !== undefined) headers.push('expires', formatDate(now + notFound.maxAgeSeconds * 1000));
   for (const name in problem.headers) headers.push(name, problem.headers[name]!);

@@ -23,21 +23,22 @@ export interface Route<H> {
   readonly handler: H;
 }
 
-export interface CompiledRoute<H> extends Route<H> {
+/** A route (of the app's own kind `R`, with whatever it carries beside the pattern), compiled. */
+export type CompiledRoute<R extends Route<unknown>> = R & {
   readonly segments: readonly PatternSegment[];
   /** Its answer to a match without parameters or rest, made once and shared. */
-  readonly plainMatch: RouteMatch<H>;
-}
+  readonly plainMatch: RouteMatch<R>;
+};
 
 type PatternSegment =
   | { readonly kind: 'literal'; readonly value: string }
   | { readonly kind: 'param'; readonly name: string }
   | { readonly kind: 'rest' };
 
-export type RouteMatch<H> =
+export type RouteMatch<R extends Route<unknown>> =
   | {
       readonly kind: 'matched';
-      readonly route: CompiledRoute<H>;
+      readonly route: CompiledRoute<R>;
       readonly params: Readonly<Record<string, string>>;
       /** The decoded segments a `{name*}` pattern took, kept apart: `/a%2Fb/c` gives `['a/b', 'c']`. */
       readonly rest: readonly string[];
@@ -46,7 +47,7 @@ export type RouteMatch<H> =
   | { readonly kind: 'notFound' };
 
 /** Checks and compiles route definitions once, at start-up. Misuse is a TypeError. */
-export function compileRoutes<H>(routes: readonly Route<H>[]): readonly CompiledRoute<H>[] {
+export function compileRoutes<R extends Route<unknown>>(routes: readonly R[]): readonly CompiledRoute<R>[] {
   return routes.map((route) => {
     if (!route.path.startsWith('/')) throw new TypeError(`route ${route.id}: path must start with "/"`);
     if (route.methods.length === 0) throw new TypeError(`route ${route.id}: no methods`);
@@ -58,7 +59,7 @@ export function compileRoutes<H>(routes: readonly Route<H>[]): readonly Compiled
       }
       return param[2] === undefined ? { kind: 'param', name: param[1]! } : { kind: 'rest' };
     });
-    const compiled: { -readonly [K in keyof CompiledRoute<H>]: CompiledRoute<H>[K] } = { ...route, segments, plainMatch: { kind: 'notFound' } };
+    const compiled = { ...route, segments, plainMatch: { kind: 'notFound' } as RouteMatch<R> };
     compiled.plainMatch = { kind: 'matched', route: compiled, params: NO_PARAMS, rest: NO_SEGMENTS };
     return compiled;
   });
@@ -89,11 +90,11 @@ export function splitPath(rawPath: string): string[] | undefined {
 }
 
 /** Matches the effective method and the decoded segments against the routes, in order. */
-export function matchRoute<H>(
-  routes: readonly CompiledRoute<H>[],
+export function matchRoute<R extends Route<unknown>>(
+  routes: readonly CompiledRoute<R>[],
   method: string,
   segments: readonly string[] | undefined,
-): RouteMatch<H> {
+): RouteMatch<R> {
   if (segments === undefined) return { kind: 'notFound' };
   let allow: string[] | undefined;
   for (const route of routes) {

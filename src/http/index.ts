@@ -8,7 +8,7 @@ export { answerConnectWith } from './connect.js';
 export { applyConnectionRules, type ConnectionTimeouts, DEFAULT_TIMEOUTS, timeoutOptions } from './connections.js';
 export { corsAnswerHeaders, corsPreflightHeaders } from './cors.js';
 export { CountedRequest, createResponseClass } from './early-close.js';
-export { type Handler, type HandlerMatch } from './handler.js';
+export { type Handler, type HandlerMatch, type ServiceRoute } from './handler.js';
 export { headerText } from './header-value.js';
 
 export { formatHttpDate, parseHttpDate } from './http-date.js';

@@ -12,14 +12,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { JWTPayload } from 'jose';
-import { type Handler, corsAnswerHeaders, corsPreflightHeaders, namespaceUrl, type RequestContext, UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody, sendBody, type HeaderList } from '../http/index.js';
+import { type Handler, type ServiceRoute, corsAnswerHeaders, corsPreflightHeaders, namespaceUrl, type RequestContext, UnsupportedMediaType, mediaTypeOf, parseJsonBody, readBody, sendBody, type HeaderList } from '../http/index.js';
 import { Unauthorized } from '../jwt/index.js';
 import type { Config } from '../config/index.js';
 import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf, POSTER_SCHEMA_PATH, posterSchema, validatePosterSpec } from '../render/index.js';
 import { writePosterFile } from './files.js';
 import type { RenderPool } from './pool.js';
 import { type RateLimiter, type StoreCount, fileSize } from './limits/index.js';
-import { InternalError, MethodNotAllowed, Problem, type Route } from '../core/index.js';
+import { MethodNotAllowed, Problem } from '../core/index.js';
 
 export const POSTER_BODY_LIMIT = 64 * 1024;
 /** What the poster route answers, in the order `Allow` lists them (OPTIONS as `/` answers it). */
@@ -50,7 +50,7 @@ function posterSchemaUrl(config: Config, baseUrl: string): string {
 }
 
 /** `GET <SCHEMA_BASE>1.0/poster.json` (with POSTER_API=1): the poster spec's JSON Schema. */
-export function posterSchemaRoute(config: Config): Route<Handler> {
+export function posterSchemaRoute(config: Config): ServiceRoute {
   const handler: Handler = (ctx, _req, res) => {
     const body = JSON.stringify(posterSchema(posterSchemaUrl(config, ctx.baseUrl)), null, 2);
     sendBody(res, 200, ['content-type', 'application/schema+json', 'cache-control', 'public, max-age=3600', 'vary', 'Host'], body, ctx.receivedAt);
@@ -98,23 +98,19 @@ interface PosterApi extends PosterApiOptions {
   readonly postersDir: string;
 }
 
-export function posterApiRoute(options: PosterApiOptions): Route<Handler> {
+export function posterApiRoute(options: PosterApiOptions): ServiceRoute {
   const { config } = options;
   const api: PosterApi = { ...options, postersDir: join(config.publicDir, POSTERS_DIR) };
   // The route answers every method itself, so each answer (a 405 and a preflight included) is
-  // JSON and carries the CORS headers a browser needs to read it.
+  // JSON and carries the CORS headers a browser needs to read it: its problems through
+  // `problemHeaders`, which the app's problem responder adds.
+  const corsFor = (req: IncomingMessage) => corsAnswerHeaders(config.corsOrigins, req.headers.origin);
   const handler: Handler = async (ctx, req, res) => {
-    const cors = corsAnswerHeaders(config.corsOrigins, req.headers.origin);
-    try {
-      if (ctx.method === 'OPTIONS') return answerOptions(config, ctx, req, res, cors);
-      if (ctx.method !== 'POST') throw new MethodNotAllowed(ctx.method, ctx.rawPath, POSTER_METHODS);
-      await createPoster(api, ctx, req, res, cors);
-    } catch (err) {
-      if (cors.length === 0) throw err;
-      throw (err instanceof Problem ? err : new InternalError(err)).withHeaders(headerRecord(cors));
-    }
+    if (ctx.method === 'OPTIONS') return answerOptions(config, ctx, req, res, corsFor(req));
+    if (ctx.method !== 'POST') throw new MethodNotAllowed(ctx.method, ctx.rawPath, POSTER_METHODS);
+    await createPoster(api, ctx, req, res, corsFor(req));
   };
-  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handlesEveryMethod: true, handler };
+  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handlesEveryMethod: true, handler, problemHeaders: corsFor };
 }
 
 /** The answer to OPTIONS: 204 with `Allow`, and a preflight's CORS headers when it is one. */
@@ -164,11 +160,4 @@ async function renderNewPoster({ pool, store, postersDir }: PosterApi, spec: Par
     await admission.release();
   }
   return bytes.byteLength;
-}
-
-/** A flat header list as a record (a problem's extra headers); the lists here name each header once. */
-function headerRecord(list: HeaderList): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let i = 0; i < list.length; i += 2) record[list[i]!] = list[i + 1]!;
-  return record;
 }

@@ -10,9 +10,8 @@
  */
 import type { Config } from '../config/index.js';
 import { DEFAULT_SERVICE_DOCUMENT } from '../store/index.js';
-import type { Handler } from '../http/index.js';
+import type { ServiceRoute } from '../http/index.js';
 import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt/index.js';
-import type { Route } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import { join } from 'node:path';
 import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
@@ -30,7 +29,7 @@ export interface PosterServiceOptions {
 }
 
 export interface PosterService {
-  readonly routes: readonly Route<Handler>[];
+  readonly routes: readonly ServiceRoute[];
   readonly pool: RenderPool;
   /** Bytes `<PUBLIC_DIR>/posters/` holds, as last counted (`poster_store_bytes`). */
   storeBytes(): number;

@@ -6,8 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { SECRET_SETTINGS, type Config, MASK, createSecretMasker, describeEndpoint } from '../config/index.js';
-import { type SourceLink, Problem, type Route } from '../core/index.js';
-import { type Handler, type RequestContext, sendBody } from '../http/index.js';
+import { type SourceLink, Problem } from '../core/index.js';
+import { type Handler, type ServiceRoute, type RequestContext, sendBody } from '../http/index.js';
 import { isInside } from '../util/paths.js';
 import { readProjectSource } from './open.js';
 import {
@@ -63,13 +63,13 @@ export interface ProfilerRoutesOptions {
   readonly sourceLink: SourceLink;
 }
 
-export function createProfilerRoutes({ config, profiles, primary, sourceLink }: ProfilerRoutesOptions): Route<Handler>[] {
+export function createProfilerRoutes({ config, profiles, primary, sourceLink }: ProfilerRoutesOptions): ServiceRoute[] {
   // A secret's value inside another setting (a user name, a path) is masked too.
   const mask = createSecretMasker(config);
   const settings = describeSettings(config).map(([name, value]) => [name, mask(value)] as const);
   const view: ProfileView = { settings, sourceLink, timeZone: config.logTimeZone };
   const finder = new ProfileFinder(profiles, primary);
-  const route = (id: string, path: string, handler: Handler): Route<Handler> => ({ id, path, methods: ['GET'], handler });
+  const route = (id: string, path: string, handler: Handler): ServiceRoute => ({ id, path, methods: ['GET'], handler });
 
   return [
     route('profiler.search_bar', '/_profiler/search_bar', searchBar(finder, config.logTimeZone)),

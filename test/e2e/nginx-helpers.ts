@@ -25,7 +25,7 @@ export function httpsGet(port: number, ca: string, target: string, headers: Reco
     const req = https.request({ host: '127.0.0.1', port, path: target, ca, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     req.setTimeout(10_000, () => req.destroy(new Error(`no answer in 10 s to GET ${target}`)));

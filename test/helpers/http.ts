@@ -7,6 +7,8 @@ import net from 'node:net';
 export interface RawResponse {
   readonly status: number;
   readonly headers: http.IncomingHttpHeaders;
+  /** The header lines as sent, names and values in turn (a repeated header stays apart). */
+  readonly rawHeaders: readonly string[];
   readonly body: string;
 }
 
@@ -25,7 +27,7 @@ export function send(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       },
     );

@@ -50,15 +50,17 @@ describe('CORS_ORIGINS with a list of origins', async () => {
     assert.equal(res.headers.vary, 'Origin');
   });
 
-  it('lets a listed origin read the problems of the route: a 401 and a 405, JSON, varying on Origin and Accept', async () => {
+  it('lets a listed origin read the problems of the route: a 401 and a 405, JSON, with one Vary on Origin and Accept', async () => {
     const unauthorized = await send(api.url, 'POST', '/api/posters', { origin: 'http://localhost:5173', 'content-type': 'application/json' }, '{}');
     assert.equal(unauthorized.status, 401);
     assert.equal(unauthorized.headers['access-control-allow-origin'], 'http://localhost:5173');
-    assert.equal(unauthorized.headers.vary, 'Origin, Accept');
+    assert.deepEqual(varyLines(unauthorized), ['Origin, Accept']);
     const wrongMethod = await send(api.url, 'PUT', '/api/posters', { origin: APP, accept: '*/*' });
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.headers['content-type'], 'application/problem+json');
     assert.equal(wrongMethod.headers['access-control-allow-origin'], APP);
+    assert.equal(wrongMethod.headers.allow, 'OPTIONS, POST');
+    assert.deepEqual(varyLines(wrongMethod), ['Origin, Accept']);
   });
 
   it('gives an origin that is not listed no Access-Control-* header: a preflight is the plain 204 with Allow', async () => {
@@ -122,3 +124,8 @@ describe('CORS_ORIGINS at start-up', () => {
     assert.throws(() => parseCorsOrigins(many), new RegExp(`more than ${MAX_CORS_ORIGINS}`));
   });
 });
+
+/** The values of every Vary line of an answer, each line apart. */
+function varyLines(res: RawResponse): string[] {
+  return res.rawHeaders.filter((_, i) => i % 2 === 1 && res.rawHeaders[i - 1]!.toLowerCase() === 'vary');
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs one tier of the test suite with node:test through tsx.
 //   unit:    the fast tier (`npm test`): test/**/*.test.ts that run in the test's own process,
-//            outside test/e2e/ and the two tiers below (needs only Node)
+//            outside test/e2e/ and the two tiers below (needs only Node); its files share one
+//            process per core, so they may keep no state between them (the code has none)
 //   process: tests that start programs: npm scripts, packaging, the CLIs, the cluster, the deploy
 //            files, cold starts, the server program under signals (`npm run test:process`)
 //   sockets: raw-socket tests of a whole server (framing, connections, pipelining, client errors),
@@ -9,7 +10,7 @@
 //   e2e:     test/e2e/**/*.test.ts (drives real outside programs; see scripts/install-test-tools)
 //   fuzz:    test/fuzz/**/*.fuzz.ts (seeded raw requests against the real program; FUZZ_* settings)
 // The files are listed here, tier by tier, rather than left to --test's own search.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -56,12 +57,40 @@ if (files.length === 0) {
   console.error(`no ${tier} test files found`);
   process.exit(1);
 }
-// Unit and process files two at a time at least: Node's default (one less than the cores) runs
-// them one by one on two cores, though most of a file's time is spent waiting on servers, timers
-// and child programs. The other tiers run one file at a time: they take real ports and outside
-// programs, and measure promptness.
-const concurrency = tier === 'unit' || tier === 'process' ? Math.max(2, availableParallelism()) : 1;
+if (tier === 'unit') process.exit(await runInShards(files, Math.max(2, availableParallelism())));
+// Process files two at a time at least: Node's default (one less than the cores) runs them one
+// by one on two cores, though most of a file's time is spent waiting on child programs. The
+// other tiers run one file at a time: they take real ports and outside programs, and measure
+// promptness.
+const concurrency = tier === 'process' ? Math.max(2, availableParallelism()) : 1;
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);
+
+/**
+ * The fast tier: its files dealt into `count` shards, each run in one process (no process per
+ * file: starting Node and its TypeScript loader for each file was most of the tier's CPU time),
+ * the shards side by side. Each shard's report is printed whole when it ends, so reports do not
+ * interleave. Resolves to the exit status: 0 when every shard passed.
+ */
+async function runInShards(paths, count) {
+  const shards = Array.from({ length: Math.min(count, paths.length) }, (_, i) => paths.filter((_, j) => j % count === i));
+  const counts = { tests: 0, pass: 0, fail: 0 };
+  const statuses = await Promise.all(shards.map((shard) => new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--experimental-test-isolation=none', '--test-reporter=spec', ...shard], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const report = Buffer.concat(output).toString('utf8');
+      process.stdout.write(report);
+      for (const key of Object.keys(counts)) counts[key] += Number(new RegExp(`^ℹ ${key} (\\d+)$`, 'm').exec(report)?.[1] ?? 0);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  })));
+  console.log(`\n${counts.tests} tests in ${shards.length} processes: ${counts.pass} passed, ${counts.fail} failed`);
+  return statuses.find((status) => status !== 0) ?? 0;
+}

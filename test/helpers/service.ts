@@ -33,41 +33,41 @@ export function createMemoryLogger(): MemoryLogger {
   };
 }
 
-let sharedVarDir: string | undefined;
-
-/** One temp VAR_DIR per test file, removed after it. */
-function varDirForThisFile(): string {
-  if (!sharedVarDir) {
-    const dir = mkdtempSync(join(tmpdir(), 'service-var-'));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    sharedVarDir = dir;
-  }
-  return sharedVarDir;
+/**
+ * Settings for a test: port 0, loopback, `varDir`, then `vars`. Each caller has a VAR_DIR of its
+ * own, never one shared: the fast tier runs many files in one process, and a store or a
+ * rate-limit file left by one test must not answer another's.
+ */
+function testSettings(vars: Record<string, string>, varDir: string): Record<string, string> {
+  return { APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: varDir, ...vars };
 }
 
-/** Settings for a test: port 0, loopback, a temp VAR_DIR, then `vars`. */
-function testSettings(vars: Record<string, string>): Record<string, string> {
-  return { APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', VAR_DIR: varDirForThisFile(), ...vars };
-}
+const newVarDir = () => mkdtempSync(join(tmpdir(), 'service-var-'));
 
-/** A config from settings (port 0, loopback, a temp VAR_DIR), as start-up would validate them. */
+/** A config from settings (port 0, loopback, a temp VAR_DIR removed after the current test or file), as start-up would validate them. */
 export function testConfig(vars: Record<string, string> = {}): Config {
-  return parseConfig(testSettings(vars), process.cwd());
+  const varDir = newVarDir();
+  after(() => rmSync(varDir, { recursive: true, force: true }));
+  return parseConfig(testSettings(vars, varDir), process.cwd());
 }
 
 export interface TestService extends RunningServer {
   readonly log: MemoryLogger;
 }
 
-/** Starts a service (of SERVICE_TARGET) for the current test file and stops it after the file's tests. */
+/** Starts a service (of SERVICE_TARGET) for the current test or file, with a VAR_DIR of its own, and stops it after. */
 export async function startTestService(
   vars: Record<string, string> = {},
   options: Omit<StartOptions, 'config' | 'logger'> = {},
 ): Promise<TestService> {
   const target = await serviceTarget().loadModules();
   const log = createMemoryLogger();
-  const running = await target.startServer({ ...options, config: target.parseConfig(testSettings(vars), process.cwd()), logger: log });
-  after(() => running.stop());
+  const varDir = newVarDir();
+  const running = await target.startServer({ ...options, config: target.parseConfig(testSettings(vars, varDir), process.cwd()), logger: log });
+  after(async () => {
+    await running.stop();
+    rmSync(varDir, { recursive: true, force: true });
+  });
   return { ...running, log };
 }
 

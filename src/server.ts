@@ -4,7 +4,7 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { createServer } from './util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -16,7 +16,7 @@ import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
 import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
 import type { PosterService } from './poster/index.js';
-import { createOperability, type AdminListener } from './ops/index.js';
+import { createOperability, type AdminListener, type Operability } from './ops/index.js';
 
 export { createConfiguredFileLogger } from './log/index.js';
 
@@ -63,12 +63,7 @@ export interface RunningServer {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? createConfiguredFileLogger(config, options.clock);
-  let serviceDocument = options.serviceDocument;
-  if (!serviceDocument) {
-    const store = createSettingsStore({ varDir: config.varDir, appEnv: config.appEnv, clock: options.clock });
-    ensureServiceDocument(store);
-    serviceDocument = storeServiceDocument(store);
-  }
+  const serviceDocument = options.serviceDocument ?? openServiceDocument(config, options.clock);
   const say = options.say ?? ((line: string) => process.stdout.write(`${line}\n`));
   const posterApi = config.posterApi ? await loadPosterService(config, options.clock ?? Date.now, say, logger, options.renderPool) : undefined;
   // The dev profiler observes the app (APP_ENV=dev with APP_DEBUG=1 only); elsewhere none of it exists.
@@ -90,8 +85,43 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const outcomes = operability.outcomes;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch, newRequestId });
-  const Response = createResponseClass({ draining: () => draining });
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const { server, badRequests } = createHttpServer(app, config, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, logger, outcomes, () => draining);
+  const admin = await listenWith(server, config, posterApi, operability);
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    draining = true;
+    // Still serving, every answer closing its connection, while balancers see /readyz fail.
+    if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+    await stopGracefully(server, logger, badRequests);
+    await Promise.all([posterApi?.close(), operability.flush(), operability.close()]);
+  };
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    adminUrl: admin?.url,
+    logger,
+    stop: () => (stopping ??= stop()),
+  };
+}
+
+/** The settings store's service document, created with its defaults on first start. */
+function openServiceDocument(config: Config, clock: (() => number) | undefined): ServiceDocumentSource {
+  const store = createSettingsStore({ varDir: config.varDir, appEnv: config.appEnv, clock });
+  ensureServiceDocument(store);
+  return storeServiceDocument(store);
+}
+
+/**
+ * The `node:http` server of the app, with the service's connection rules, its CONNECT answer,
+ * its own 417 and its throttled log of requests Node's parser refused.
+ */
+function createHttpServer(
+  app: RequestListener, config: Config, timeouts: ConnectionTimeouts, logger: Logger,
+  outcomes: Operability['outcomes'], draining: () => boolean,
+): { server: Server; badRequests: ThrottledLog } {
+  const Response = createResponseClass({ draining });
   const server = createServer<typeof CountedRequest, typeof Response>(
     // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
     { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
@@ -106,6 +136,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
   server.on('clientError', createClientErrorHandler(badRequests, outcomes && ((peer, status) => outcomes.refused({ peer, status, receivedAt: Date.now() }))));
+  return { server, badRequests };
+}
+
+/**
+ * Listens on the service's address, then starts the operator's listener (when this process
+ * serves it); on a failure, closes what was opened and rethrows.
+ */
+async function listenWith(
+  server: Server, config: Config, posterApi: PosterService | undefined, operability: Operability,
+): Promise<AdminListener | undefined> {
   try {
     // jose is imported now: Node keeps a failed import for good, and a failure here stops the
     // start instead of failing every protected request until a restart.
@@ -115,32 +155,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await posterApi?.close();
     throw err;
   }
-  let admin: AdminListener | undefined;
   try {
-    admin = await operability.start(server);
+    return await operability.start(server);
   } catch (err) {
     await new Promise((resolve) => server.close(resolve));
     await Promise.all([posterApi?.close(), operability.close()]);
     throw err;
   }
-  const { address, port } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  let stopping: Promise<void> | undefined;
-  const stop = async () => {
-    draining = true;
-    // Still serving, every answer closing its connection, while balancers see /readyz fail.
-    if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
-    return stopGracefully(server, logger, badRequests)
-      .then(() => Promise.all([posterApi?.close(), operability.flush(), operability.close()]))
-      .then(() => undefined);
-  };
-  return {
-    server,
-    url: `http://${host}:${port}`,
-    adminUrl: admin?.url,
-    logger,
-    stop: () => (stopping ??= stop()),
-  };
 }
 
 /**
@@ -184,18 +205,20 @@ async function stopGracefully(server: Server, logger: Logger, badRequests: Throt
   await logger.flush();
 }
 
+/** The settings of the environment; on a bad one, its line on stderr and exit 1. */
+function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
 /** Runs the service as a program: exits 1 with one line on a bad setting. */
 export async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createConfiguredFileLogger(config);
   const logs: { flush(): Promise<void>; flushSync(): void }[] = [logger];
   // Whatever ends the process, queued lines reach the files.

@@ -10,8 +10,8 @@ import type { ServiceDocumentSource } from '../store/index.js';
 import { createEntryPointHandler } from './entry-point-handler.js';
 import { type ServiceRoute, createNegotiator, resolveRequest, underNamespace, type RequestContext, createRequestIdSource, echoRequestId, frameForWireMethod, sendBody } from '../http/index.js';
 import type { Logger } from '../log/index.js';
-import { InternalError, Problem, type ProblemAnswer, compileRoutes, matchRoute, methodNotAllowed, routeNotFound } from '../core/index.js';
-import { createProblemResponder } from './problem-responder.js';
+import { InternalError, Problem, type ProblemAnswer, type Representation, compileRoutes, matchRoute, methodNotAllowed, routeNotFound } from '../core/index.js';
+import { createProblemResponder, type ProblemResponder } from './problem-responder.js';
 import { STATIC_METHODS, createStaticHandler } from '../static/index.js';
 
 export type { Handler, HandlerMatch } from '../http/index.js';
@@ -45,33 +45,12 @@ export function createApp(options: AppOptions): RequestListener {
   const representationFor = (ctx: RequestContext) => (ctx.attributes['rest.service.zone'] ? 'json' : negotiate(ctx.accept));
   // One masker (its secrets compiled once) for the app and its problem responder.
   const maskSecrets = createSecretMasker(config);
-  const answerProblem = createProblemResponder({ config, logger: options.logger, observer, representationFor, mask: maskSecrets });
-  const inServiceZone = underNamespace(config.namespaces.service);
-  const serveStatic = createStaticHandler({ publicDir: config.publicDir });
-  const routes = compileRoutes<ServiceRoute>([
-    { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
-    ...(observer?.routes ?? []),
-    ...(options.routes ?? []),
-    // Last: with STATIC_BASE=/ it would otherwise claim every other route's paths. The file
-    // decides: 405 when it exists, 404 like any unrouted path when it does not.
-    { id: 'app.static', path: `${config.namespaces.static.path}{path*}`, methods: STATIC_METHODS, handlesEveryMethod: true, handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest) },
-  ]);
-
-  /** Answers `problem` for a request that `route` matched, if any. */
-  function answer(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, problem: ProblemAnswer, route: ServiceRoute | undefined): void {
-    try {
-      answerProblem(ctx, res, problem, route?.id, route?.problemHeaders?.(req));
-    } catch (failure) {
-      // Rendering the problem failed too: say so on stderr and drop the connection.
-      process.stderr.write(maskSecrets(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}`) + '\n');
-      res.destroy();
-    }
-  }
-
+  const answer = answerOrDrop(createProblemResponder({ config, logger: options.logger, observer, representationFor, mask: maskSecrets }), maskSecrets);
   /** Answers what a handler threw: a Problem as itself, anything else as an InternalError. */
-  function fail(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, err: unknown, route: ServiceRoute | undefined): void {
+  const fail = (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, err: unknown, route: ServiceRoute | undefined) =>
     answer(ctx, req, res, err instanceof Problem ? err : new InternalError(err), route);
-  }
+  const inServiceZone = underNamespace(config.namespaces.service);
+  const routes = compileRoutes(appRoutes(options, representationFor));
 
   return (req, res) => {
     const ctx = resolveRequest(req, config, clock(), newRequestId);
@@ -104,6 +83,35 @@ export function createApp(options: AppOptions): RequestListener {
       }
     } catch (err) {
       fail(ctx, req, res, err, route);
+    }
+  };
+}
+
+/** Every route of the app, in the order they are matched. */
+function appRoutes(options: AppOptions, representationFor: (ctx: RequestContext) => Representation): ServiceRoute[] {
+  const { config, observer } = options;
+  const serveStatic = createStaticHandler({ publicDir: config.publicDir });
+  return [
+    { id: 'app.entry_point', path: '/', methods: ['OPTIONS', 'GET', 'HEAD'], handler: createEntryPointHandler(config, options.serviceDocument, representationFor) },
+    ...(observer?.routes ?? []),
+    ...(options.routes ?? []),
+    // Last: with STATIC_BASE=/ it would otherwise claim every other route's paths. The file
+    // decides: 405 when it exists, 404 like any unrouted path when it does not.
+    { id: 'app.static', path: `${config.namespaces.static.path}{path*}`, methods: STATIC_METHODS, handlesEveryMethod: true, handler: (ctx, req, res, { rest }) => serveStatic(ctx, req, res, rest) },
+  ];
+}
+
+/**
+ * Answers a problem for a request that `route` matched, if any, with the route's own problem
+ * headers; when answering fails too, says so on stderr (secrets masked) and drops the connection.
+ */
+function answerOrDrop(answerProblem: ProblemResponder, mask: (text: string) => string) {
+  return (ctx: RequestContext, req: IncomingMessage, res: ServerResponse, problem: ProblemAnswer, route: ServiceRoute | undefined): void => {
+    try {
+      answerProblem(ctx, res, problem, route?.id, route?.problemHeaders?.(req));
+    } catch (failure) {
+      process.stderr.write(mask(`cannot answer ${ctx.method} ${ctx.rawPath}: ${String(failure)}`) + '\n');
+      res.destroy();
     }
   };
 }

@@ -8,7 +8,7 @@
  * told are masked, for operators read them.
  */
 import type { ServerResponse } from 'node:http';
-import { controllerFor, type AppObserver } from './app-observer.js';
+import { controllerFor, type AppObserver, type ProblemPageLinks } from './app-observer.js';
 import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
 import { namespaceUrl, type RequestContext, createHttpDateFormatter, sendBody, type HeaderList } from '../http/index.js';
 import type { Logger, LogLevel } from '../log/index.js';
@@ -49,22 +49,6 @@ export function createProblemResponder({ config, logger, observer, representatio
     observer?.logged(ctx, channel, level, line);
   }
 
-  /** The `request.*` line and, for a typed problem, the incident line, secrets masked. */
-  function logProblem(ctx: RequestContext, problem: ProblemAnswer, doc: ProblemDocument, cause: unknown): void {
-    if (problem.code === 'internal_error') {
-      const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
-      const name = cause instanceof Error ? cause.name : 'Error';
-      writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
-    } else {
-      // Any other problem's detail is its message.
-      writeLine(ctx, 'request', requestLineLevel(problem), mask(doc.detail));
-    }
-    if (doc.type !== 'about:blank') {
-      writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problemTitle(problem.status)}`));
-    }
-  }
-
-
   return (ctx, res, problem, routeId, routeHeaders) => {
     const controller = controllerFor(routeId, problem);
     if (observer && controller !== routeId && !res.headersSent) observer.routed(ctx, res, controller);
@@ -77,16 +61,14 @@ export function createProblemResponder({ config, logger, observer, representatio
     const links = config.debug ? observer?.pageLinks(ctx) : undefined;
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
-    logProblem(ctx, problem, doc, cause);
+    logProblem(writeLine, mask, ctx, problem, doc, cause);
     // The masker compiled once above, not the secrets compiled again per problem.
     observer?.problem(ctx, mapEveryString(doc, mask) as ProblemDocument, stack);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const page: ProblemPageContext = config.debug
-      ? { debug: true, method: ctx.method, target: ctx.target, clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source }
-      : PLAIN_PAGE;
+    const page = config.debug ? debugPage(ctx, links, stack) : PLAIN_PAGE;
     const representation = representationFor(ctx);
     const { contentType, body } = renderProblem(doc, representation, page, plainPages);
     const headers = problemHeaders(problem, ctx.receivedAt, notFoundPolicy, expiresDate);
@@ -94,6 +76,31 @@ export function createProblemResponder({ config, logger, observer, representatio
     addRouteHeaders(headers, problemVary(problem, representation, config.debug), routeHeaders);
     sendBody(res, problem.status, headers, body, ctx.receivedAt, responseDate);
   };
+}
+
+/** Writes one log line of a request (its secrets masked already). */
+type WriteLine = (ctx: RequestContext, channel: string, level: LogLevel, line: string) => void;
+
+/** The `request.*` line and, for a typed problem, the incident line, secrets masked. */
+function logProblem(
+  writeLine: WriteLine, mask: (text: string) => string, ctx: RequestContext, problem: ProblemAnswer, doc: ProblemDocument, cause: unknown,
+): void {
+  if (problem.code === 'internal_error') {
+    const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
+    const name = cause instanceof Error ? cause.name : 'Error';
+    writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
+  } else {
+    // Any other problem's detail is its message.
+    writeLine(ctx, 'request', requestLineLevel(problem), mask(doc.detail));
+  }
+  if (doc.type !== 'about:blank') {
+    writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problemTitle(problem.status)}`));
+  }
+}
+
+/** What a debug page shows of the request, and links to (its profile, the stack's sources). */
+function debugPage(ctx: RequestContext, links: ProblemPageLinks | undefined, stack: string | undefined): ProblemPageContext {
+  return { debug: true, method: ctx.method, target: ctx.target, clientIp: ctx.clientIp, profilerLink: links?.profile, stack, sourceLink: links?.source };
 }
 
 /** A 5xx is CRITICAL unless its owner reports the fault itself; anything else is an ERROR. */

@@ -68,11 +68,7 @@ export function backtrackingRisk(source: string): string | undefined {
       if (/[1-9k]/.test(next)) return 'it uses a back-reference';
       i++;
     } else if (c === '[') {
-      // A class is one atom: skip to its closing bracket (a `]` first in the class is literal).
-      i++;
-      if (source[i] === '^') i++;
-      if (source[i] === ']') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      i = classEnd(source, i);
     } else if (c === '(') {
       if (source[i + 1] === '?' && (source[i + 2] === '=' || source[i + 2] === '!' || (source[i + 2] === '<' && /[=!]/.test(source[i + 3] ?? '')))) {
         return 'it uses a lookaround';
@@ -86,25 +82,11 @@ export function backtrackingRisk(source: string): string | undefined {
       if (groups.length > 0) groups[groups.length - 1] = true;
       continue;
     } else if (c === '*' || c === '+' || c === '?' || c === '{') {
-      let repeats = c !== '?';
-      let isUnbounded = c === '*' || c === '+';
-      /** How often the atom repeats is not fixed (`a{2}` is fixed, `a{2,3}` is not). */
-      let varies = true;
-      if (c === '{') {
-        const close = source.indexOf('}', i);
-        const body = close < 0 ? '' : source.slice(i + 1, close);
-        const m = /^(\d+)(,(\d*))?$/.exec(body);
-        if (m) {
-          isUnbounded = m[2] !== undefined && m[3] === '';
-          varies = m[2] !== undefined && m[3] !== m[1];
-          repeats = isUnbounded || Number(m[3] ?? m[1]) > 1;
-          i = close;
-        }
-      }
-      if (source[i + 1] === '?') i++; // lazy: the same backtracking
-      if (isUnbounded && ++unbounded > MAX_UNBOUNDED_REPETITIONS) return `it has more than ${MAX_UNBOUNDED_REPETITIONS} unbounded repetitions`;
-      if (repeats && lastAtomWasGroup && lastGroupIsRisky) return 'a repeated group holds a repetition or an alternation';
-      if (varies && groups.length > 0) groups[groups.length - 1] = true;
+      const quantifier = readQuantifier(source, i);
+      i = quantifier.end;
+      if (quantifier.unbounded && ++unbounded > MAX_UNBOUNDED_REPETITIONS) return `it has more than ${MAX_UNBOUNDED_REPETITIONS} unbounded repetitions`;
+      if (quantifier.repeats && lastAtomWasGroup && lastGroupIsRisky) return 'a repeated group holds a repetition or an alternation';
+      if (quantifier.varies && groups.length > 0) groups[groups.length - 1] = true;
       lastAtomWasGroup = false;
       continue;
     }
@@ -113,4 +95,41 @@ export function backtrackingRisk(source: string): string | undefined {
     lastAtomWasGroup = atomIsGroup;
   }
   return undefined;
+}
+
+/** Where the character class that opens at `open` ends: its `]` (a `]` first in the class is literal). */
+function classEnd(source: string, open: number): number {
+  let i = open + 1;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++;
+  while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+  return i;
+}
+
+/** What the quantifier at `at` (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, lazy or not) does to its atom. */
+interface Quantifier {
+  /** The atom may match more than once. */
+  readonly repeats: boolean;
+  /** Without an upper bound (`*`, `+`, `{n,}`). */
+  readonly unbounded: boolean;
+  /** How often the atom repeats is not fixed (`a{2}` is fixed, `a{2,3}` is not). */
+  readonly varies: boolean;
+  /** The index of its last character. */
+  readonly end: number;
+}
+
+function readQuantifier(source: string, at: number): Quantifier {
+  const c = source[at];
+  let quantifier: Quantifier = { repeats: c !== '?', unbounded: c === '*' || c === '+', varies: true, end: at };
+  if (c === '{') {
+    const close = source.indexOf('}', at);
+    const m = /^(\d+)(,(\d*))?$/.exec(close < 0 ? '' : source.slice(at + 1, close));
+    // A `{` that is no bound (`a{x}`) is judged as a repetition all the same: the cautious reading.
+    if (m) {
+      const unbounded = m[2] !== undefined && m[3] === '';
+      quantifier = { repeats: unbounded || Number(m[3] ?? m[1]) > 1, unbounded, varies: m[2] !== undefined && m[3] !== m[1], end: close };
+    }
+  }
+  // Lazy: the same backtracking.
+  return source[quantifier.end + 1] === '?' ? { ...quantifier, end: quantifier.end + 1 } : quantifier;
 }

@@ -149,18 +149,12 @@ export function resolveRequest(
   const peer = unmapV4(req.socket.remoteAddress ?? '');
   const trusted = isTrustedPeer(config.trustedProxies, peer);
   const clientIp = resolveClientIp(config.trustedProxies, peer, headerText(headers['x-forwarded-for']));
-  const forwardedProto = trusted ? headerText(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase() : undefined;
-  const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : 'http';
+  const scheme = trusted ? forwardedScheme(headerText(headers['x-forwarded-proto'])) : 'http';
 
-  // For an absolute-form target its authority is the host, whatever Host says (RFC 9112 3.2.2).
-  const hostValue = authority ?? headers.host;
-  const hostName = hostValue?.toLowerCase();
-  const hostProblem = hostCountProblem(req) ?? checkHostName(hostValue, hostName, config);
-  const host = hostProblem === undefined && hostName ? hostName : localHost(req);
+  const { host, hostProblem } = resolveHost(req, authority, config);
   const baseUrl = config.baseUrl ?? `${scheme}://${host}`;
   const rejection =
-    (req.httpVersionMajor === 1 ? undefined : new UnsupportedHttpVersion(req.httpVersion)) ??
-    transferCodingProblem(headers['transfer-encoding']) ??
+    framingProblem(req) ??
     (valid ? undefined : new InvalidRequestTarget(target)) ??
     hostProblem ??
     (tunnelled === undefined || tunnelled.ok ? undefined : tunnelled.problem);
@@ -179,15 +173,44 @@ export function resolveRequest(
     baseUrl,
     referer: referer === undefined ? undefined : decodeUtf8(referer),
     accept: headerText(headers.accept),
-    attributes: {
-      'rest.tunneling.header': TUNNELING_HEADER,
-      'rest.tunneling.original_method': originalMethod,
-      // Known only once a route matched (README, "Routing and errors"): unmatched requests are never in the zone.
-      'rest.service.zone': false,
-    },
+    attributes: initialAttributes(originalMethod),
     rejection,
     receivedAt,
   };
+}
+
+/**
+ * The host the request names, lower-cased, and the problem with it if any (then the listener's
+ * own address stands in). For an absolute-form target its authority is the host, whatever Host
+ * says (RFC 9112 3.2.2).
+ */
+function resolveHost(req: IncomingMessage, authority: string | undefined, config: Config): { host: string; hostProblem: Problem | undefined } {
+  const hostValue = authority ?? req.headers.host;
+  const hostName = hostValue?.toLowerCase();
+  const hostProblem = hostCountProblem(req) ?? checkHostName(hostValue, hostName, config);
+  return { host: hostProblem === undefined && hostName ? hostName : localHost(req), hostProblem };
+}
+
+/** The `rest.*` attributes a request starts with. */
+function initialAttributes(originalMethod: string): RequestContext['attributes'] {
+  return {
+    'rest.tunneling.header': TUNNELING_HEADER,
+    'rest.tunneling.original_method': originalMethod,
+    // Known only once a route matched (README, "Routing and errors"): unmatched requests are never in the zone.
+    'rest.service.zone': false,
+  };
+}
+
+/** The scheme a trusted proxy says the client used (the first of its `X-Forwarded-Proto` list), else http. */
+function forwardedScheme(value: string | undefined): 'http' | 'https' {
+  const proto = value?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https' ? 'https' : 'http';
+}
+
+/** A request this edge cannot frame: not HTTP/1.x, or a body in a coding other than chunked. */
+function framingProblem(req: IncomingMessage): Problem | undefined {
+  if (req.httpVersionMajor !== 1) return new UnsupportedHttpVersion(req.httpVersion);
+  return transferCodingProblem(req.headers['transfer-encoding']);
 }
 
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */

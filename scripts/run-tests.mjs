@@ -57,16 +57,20 @@ if (files.length === 0) {
   console.error(`no ${tier} test files found`);
   process.exit(1);
 }
-if (tier === 'unit') process.exit(await runInShards(files, Math.max(2, availableParallelism())));
-// Process files two at a time at least: Node's default (one less than the cores) runs them one
-// by one on two cores, though most of a file's time is spent waiting on child programs. The
-// other tiers run one file at a time: they take real ports and outside programs, and measure
-// promptness.
-const concurrency = tier === 'process' ? Math.max(2, availableParallelism()) : 1;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+if (tier === 'unit') {
+  // An exit code, not process.exit: the shards' reports may still be on their way down a pipe.
+  process.exitCode = await runInShards(files, Math.max(2, availableParallelism()));
+} else {
+  // Process files two at a time at least: Node's default (one less than the cores) runs them
+  // one by one on two cores, though most of a file's time is spent waiting on child programs.
+  // The other tiers run one file at a time: they take real ports and outside programs, and
+  // measure promptness.
+  const concurrency = tier === 'process' ? Math.max(2, availableParallelism()) : 1;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+    stdio: 'inherit',
+  });
+  process.exitCode = result.status ?? 1;
+}
 
 /**
  * The fast tier: its files dealt into `count` shards, each run in one process (no process per

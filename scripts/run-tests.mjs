@@ -95,6 +95,6 @@ async function runInShards(paths, count) {
       resolve(code ?? (signal ? 1 : 0));
     });
   })));
-  console.log(`\n${counts.tests} tests in ${shards.length} ${shards.length === 1 ? "process" : "processes"}: ${counts.pass} passed, ${counts.fail} failed`);
+  console.log(`\n${counts.tests} tests in ${shards.length} ${shards.length === 1 ? 'process' : 'processes'}: ${counts.pass} passed, ${counts.fail} failed`);
   return statuses.find((status) => status !== 0) ?? 0;
 }

@@ -4,11 +4,17 @@
  * Node parses every pipelined request it has received and calls the listener for each, however
  * many answers are still unsent: one connection that sends thousands of requests and never reads
  * would have thousands of answers being built at once (hundreds of MiB, a descriptor each for
- * static files). Here, at most MAX_IN_FLIGHT_PER_CONNECTION requests of a connection run at
+ * static files), and a few hundred such connections would keep every other client waiting while
+ * their requests run. Here, at most MAX_IN_FLIGHT_PER_CONNECTION requests of a connection run at
  * once; once that many run, the connection stops being read (its bytes wait in the kernel and
  * the client's send buffer), and requests Node had already parsed from the same read wait their
- * turn in order. Each answer that finishes lets the next one in; once none waits, reading
- * resumes. Nothing is refused or lost: answers still go out in request order (RFC 9112 9.3.2).
+ * turn in order, at most MAX_WAITING_PER_CONNECTION of them. Each answer that finishes lets the
+ * next one in, on a later turn of the event loop; once none waits, reading resumes. A connection
+ * that pipelines past the waiting bound gets the answers of the requests admitted so far, in
+ * order, and is then closed (LINGER_MS): the requests after them are never run, and a client
+ * resends them on a new connection, as HTTP/1.1 lets it (RFC 9112 9.3.2, 9.6). No answer says
+ * `Connection: close`: Node would destroy the connection right after it, unread requests and
+ * all, and the reset could cost the client answers it was sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -19,6 +25,21 @@ import type { Socket } from 'node:net';
  */
 export const MAX_IN_FLIGHT_PER_CONNECTION = 16;
 
+/**
+ * Requests of one connection parsed while 16 run, waiting for their turn. More than a client
+ * that pipelines for speed needs; past it the connection is closed after the answers it was
+ * promised, so a flood of requests costs the service a bounded amount of work per connection.
+ */
+export const MAX_WAITING_PER_CONNECTION = 32;
+
+/**
+ * How long a connection closed for pipelining past the bound stays open, its write side shut
+ * (the client sees the end of the answers) and its unread requests left unread, before it is
+ * destroyed: closing at once, with requests unread, makes the system reset the connection, and
+ * a reset can make the client lose answers it has been sent but not yet read.
+ */
+export const LINGER_MS = 1_000;
+
 type Listener<Req extends IncomingMessage, Res extends ServerResponse> = (req: Req, res: Res) => void;
 
 /** One connection's requests: how many run, which wait, whether reading is held. */
@@ -28,16 +49,20 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   #waiting: [Req, Res][] = [];
   #next = 0;
   #holding = false;
-  /** Whether a turn of the event loop is booked to run waiting requests. */
-  #scheduled = false;
+  /** Past the waiting bound: the connection closes after the admitted answers; nothing more runs. */
+  #closing = false;
   readonly #socket: Socket;
   readonly #limit: number;
+  readonly #maxWaiting: number;
+  readonly #lingerMs: number;
   readonly #listener: Listener<Req, Res>;
   readonly #onAnswered: (this: Res) => void;
 
-  constructor(socket: Socket, limit: number, listener: Listener<Req, Res>, onAnswered: (this: Res) => void) {
+  constructor(socket: Socket, bounds: PipelineBounds, listener: Listener<Req, Res>, onAnswered: (this: Res) => void) {
     this.#socket = socket;
-    this.#limit = limit;
+    this.#limit = bounds.inFlight;
+    this.#maxWaiting = bounds.waiting;
+    this.#lingerMs = bounds.lingerMs;
     this.#listener = listener;
     this.#onAnswered = onAnswered;
     // Node resumes a socket it paused itself once its answers drain, and reading a request body
@@ -48,44 +73,59 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     socket.once('close', () => this.#forget());
   }
 
-  /** A request Node has parsed: it runs now, or waits for an earlier answer to finish. */
+  /**
+   * A request Node has parsed: it runs now, or waits for an earlier answer to finish, or, past
+   * the waiting bound, is dropped, and the connection closes once the admitted ones are
+   * answered. A dropped request is never looked at again (Node discards it when the connection
+   * closes).
+   */
   admit(req: Req, res: Res): void {
-    if (this.#running < this.#limit && this.#next === this.#waiting.length) return this.#run(req, res);
-    this.#waiting.push([req, res]);
+    if (this.#closing) return;
+    const waiting = this.#waiting.length - this.#next;
+    if (this.#running < this.#limit && waiting === 0) return this.#run(req, res);
+    if (waiting < this.#maxWaiting) {
+      this.#waiting.push([req, res]);
+      this.#hold();
+      return;
+    }
+    this.#closing = true;
     this.#hold();
   }
 
   /**
-   * An answer finished: the next waiting requests run on a later turn of the event loop, so that
-   * a connection with thousands waiting never keeps other clients' requests waiting behind them
-   * (written answers finish synchronously one after another).
+   * An answer finished: the next waiting request runs now (at most MAX_WAITING_PER_CONNECTION
+   * of them ever wait, so this is bounded work), and reading resumes once none waits. Running it
+   * now rather than on a later turn lets a flooding connection reach its close, and Node free
+   * the requests it parsed past the bound, before the next connection's bytes are read.
    */
   answered(): void {
     this.#running--;
     if (this.#next < this.#waiting.length) {
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(this.#runWaiting);
+      const [req, res] = this.#waiting[this.#next]!;
+      this.#waiting[this.#next++] = undefined as never; // the pair is collected once answered
+      if (this.#next === this.#waiting.length) {
+        this.#waiting = [];
+        this.#next = 0;
       }
+      this.#run(req, res);
+    } else if (this.#closing) {
+      if (this.#running === 0) this.#lingerThenClose();
     } else if (this.#holding && this.#running < this.#limit) {
       this.#release();
     }
   }
 
-  /** Runs waiting requests up to the limit; reading resumes once none waits. */
-  readonly #runWaiting = (): void => {
-    this.#scheduled = false;
-    while (this.#running < this.#limit && this.#next < this.#waiting.length) {
-      const [req, res] = this.#waiting[this.#next]!;
-      this.#waiting[this.#next++] = undefined as never; // the pair is collected once answered
-      this.#run(req, res);
-    }
-    if (this.#next === this.#waiting.length) {
-      this.#waiting = [];
-      this.#next = 0;
-      if (this.#holding && this.#running < this.#limit) this.#release();
-    }
-  };
+  /**
+   * Every admitted request is answered: the write side is shut once the answers are out, and
+   * the connection is destroyed LINGER_MS later, or as soon as the client closes it.
+   */
+  #lingerThenClose(): void {
+    const socket = this.#socket;
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), this.#lingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  }
 
   #run(req: Req, res: Res): void {
     // The connection closed while the request waited: no answer could reach the client.
@@ -116,15 +156,30 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   }
 }
 
+/** The bounds of one connection's pipeline. */
+export interface PipelineBounds {
+  /** Requests being answered at once (MAX_IN_FLIGHT_PER_CONNECTION). */
+  readonly inFlight: number;
+  /** Requests parsed and waiting for their turn (MAX_WAITING_PER_CONNECTION). */
+  readonly waiting: number;
+  /** How long a connection closed past the bound lingers (LINGER_MS). */
+  readonly lingerMs: number;
+}
+
+const DEFAULT_BOUNDS: PipelineBounds = { inFlight: MAX_IN_FLIGHT_PER_CONNECTION, waiting: MAX_WAITING_PER_CONNECTION, lingerMs: LINGER_MS };
+
 /**
- * Wraps a request listener so that each connection runs at most `limit` requests at once.
- * The gates live in this wrapper, one per open connection, and go with their connection.
+ * Wraps a request listener so that each connection runs at most `bounds.inFlight` requests at
+ * once, with at most `bounds.waiting` more waiting. The gates live in this wrapper, one per open
+ * connection, and go with their connection.
  */
 export function boundPipelining<Req extends IncomingMessage, Res extends ServerResponse>(
   listener: Listener<Req, Res>,
-  limit: number = MAX_IN_FLIGHT_PER_CONNECTION,
+  bounds: Partial<PipelineBounds> = {},
 ): Listener<Req, Res> {
-  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
+  const { inFlight, waiting, lingerMs } = { ...DEFAULT_BOUNDS, ...bounds };
+  if (!Number.isInteger(inFlight) || inFlight < 1) throw new TypeError(`inFlight must be a positive integer, got ${inFlight}`);
+  if (!Number.isInteger(waiting) || waiting < 1) throw new TypeError(`waiting must be a positive integer, got ${waiting}`);
   const gates = new WeakMap<Socket, ConnectionGate<Req, Res>>();
   function onAnswered(this: Res): void {
     gates.get(this.req.socket)?.answered();
@@ -133,7 +188,7 @@ export function boundPipelining<Req extends IncomingMessage, Res extends ServerR
     const socket = req.socket;
     let gate = gates.get(socket);
     if (gate === undefined) {
-      gate = new ConnectionGate(socket, limit, listener, onAnswered);
+      gate = new ConnectionGate(socket, { inFlight, waiting, lingerMs }, listener, onAnswered);
       gates.set(socket, gate);
     }
     gate.admit(req, res);

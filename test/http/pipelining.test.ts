@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { boundPipelining, MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/http/pipelining.js';
+import { boundPipelining, LINGER_MS, MAX_IN_FLIGHT_PER_CONNECTION, MAX_WAITING_PER_CONNECTION, type PipelineBounds } from '../../src/http/pipelining.js';
 
-/** README, "Limits": 16 requests of one connection being answered at once. */
+/** README, "Limits": 16 requests of one connection being answered at once, 32 more waiting. */
 const BOUND = 16;
+const WAITING = 32;
 
 /** What the gate uses of a socket: pause, resume, `destroyed`, and its 'resume' and 'close' events. */
 class FakeSocket extends EventEmitter {
@@ -20,6 +20,19 @@ class FakeSocket extends EventEmitter {
   paused = false;
   pauses = 0;
   resumes = 0;
+  /** Whether the write side was shut (`end`). */
+  ended = false;
+
+  end(): this {
+    this.ended = true;
+    return this;
+  }
+
+  destroy(): this {
+    this.destroyed = true;
+    this.emit('close');
+    return this;
+  }
 
   pause(): this {
     this.pauses++;
@@ -60,27 +73,78 @@ interface Dispatch {
 }
 
 /** A gated listener that records what it is called with, and a way to send requests to it. */
-function gated(limit?: number) {
+function gated(bounds?: Partial<PipelineBounds>) {
   const dispatched: Dispatch[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const fake = req as unknown as FakeRequest;
     dispatched.push({ n: fake.n, res: res as unknown as FakeResponse, pausedAtDispatch: fake.socket.paused });
   };
-  const gate = boundPipelining(listener, limit);
+  const gate = boundPipelining(listener, bounds);
   let sent = 0;
+  /** Every response made, dispatched or not, by request number less one. */
+  const responses: FakeResponse[] = [];
   /** `count` requests parsed from `socket`, in order, as Node hands them to the server's listener. */
   const send = (socket: FakeSocket, count: number) => {
     for (let i = 0; i < count; i++) {
       const req: FakeRequest = { socket, n: ++sent };
-      gate(req as unknown as IncomingMessage, new FakeResponse(req) as unknown as ServerResponse);
+      const res = new FakeResponse(req);
+      responses.push(res);
+      gate(req as unknown as IncomingMessage, res as unknown as ServerResponse);
     }
   };
-  return { dispatched, send };
+  return { dispatched, send, responses };
 }
 
 describe('boundPipelining', () => {
-  it('bounds a connection at 16 requests by default, as README "Limits" says', () => {
+  it('bounds a connection at 16 requests by default, 32 more waiting, as README "Limits" says', () => {
     assert.equal(MAX_IN_FLIGHT_PER_CONNECTION, BOUND);
+    assert.equal(MAX_WAITING_PER_CONNECTION, WAITING);
+  });
+
+  it('admits 16 running and 32 waiting; past them it runs nothing more, and shuts the connection once the 48 are answered', () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND + WAITING + 1000);
+    assert.equal(dispatched.length, BOUND);
+    // Every admitted answer finishes: the 48 admitted run, in order, no other.
+    for (let i = 0; i < dispatched.length; i++) {
+      assert.equal(socket.ended, false, `shut before answer ${i + 1} finished`);
+      dispatched[i]!.res.finish();
+    }
+    assert.deepEqual(dispatched.map((d) => d.n), Array.from({ length: BOUND + WAITING }, (_, i) => i + 1));
+    assert.equal(socket.ended, true, 'the write side is shut after the 48th answer');
+    assert.equal(socket.resumes, 0, 'and the connection is not read again');
+    assert.equal(socket.destroyed, false, 'it lingers before it is destroyed');
+  });
+
+  it('destroys a shut connection once it lingered LINGER_MS, not before', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { dispatched, send } = gated({ inFlight: 2, waiting: 3 });
+    const socket = new FakeSocket();
+    send(socket, 6);
+    for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
+    assert.equal(dispatched.length, 5);
+    assert.equal(socket.ended, true);
+    t.mock.timers.tick(LINGER_MS - 1);
+    assert.equal(socket.destroyed, false);
+    t.mock.timers.tick(1);
+    assert.equal(socket.destroyed, true);
+  });
+
+  it('keeps a connection within the bounds open: 16 running and 32 waiting, all answered, none shut', () => {
+    const { dispatched, send } = gated();
+    const socket = new FakeSocket();
+    send(socket, BOUND + WAITING);
+    for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
+    assert.equal(dispatched.length, BOUND + WAITING);
+    assert.equal(socket.ended, false);
+    assert.equal(socket.paused, false, 'reading resumes');
+  });
+
+  it('refuses bounds that are not positive integers', () => {
+    for (const bounds of [{ inFlight: 0 }, { waiting: 0 }, { inFlight: 1.5 }, { waiting: Number.NaN }]) {
+      assert.throws(() => boundPipelining(() => {}, bounds), TypeError, JSON.stringify(bounds));
+    }
   });
 
   it('dispatches 16 requests of one connection at once and holds the 17th', () => {
@@ -113,14 +177,12 @@ describe('boundPipelining', () => {
     assert.equal(socket.paused, false);
   });
 
-  it('lets the waiting 17th in when an answer finishes, on a later turn, and resumes reading once none waits and fewer than 16 run', async () => {
+  it('lets the waiting 17th in as soon as an answer finishes, and resumes reading once none waits and fewer than 16 run', () => {
     const { dispatched, send } = gated();
     const socket = new FakeSocket();
     send(socket, BOUND + 1);
-    dispatched[0]!.res.finish();
-    // A later turn of the event loop: other connections' requests are not kept waiting behind these.
     assert.equal(dispatched.length, BOUND);
-    await nextTurn();
+    dispatched[0]!.res.finish();
     assert.equal(dispatched.at(-1)!.n, BOUND + 1);
     assert.equal(socket.resumes, 0, '16 run again: still held');
     assert.equal(socket.paused, true);
@@ -149,7 +211,7 @@ describe('boundPipelining', () => {
   });
 
   it('takes another bound: with 2, the second request holds reading and the third waits', () => {
-    const { dispatched, send } = gated(2);
+    const { dispatched, send } = gated({ inFlight: 2 });
     const socket = new FakeSocket();
     send(socket, 3);
     assert.deepEqual(dispatched.map((d) => d.pausedAtDispatch), [false, true]);

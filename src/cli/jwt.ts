@@ -7,17 +7,18 @@
  *   jwt token <username> [--ttl SECONDS]
  *   jwt verify <token>      (needs JWT_PUBLIC_KEY only: no private key, no passphrase)
  *
- * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage.
+ * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage (a
+ * username over MAX_USERNAME_BYTES included: the service would refuse its token).
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { runIfMain } from '../util/main-module.js';
-import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, verifyToken, writeKeyPair } from '../jwt/index.js';
+import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, MAX_USERNAME_BYTES, usernameRefusal, verifyToken, writeKeyPair } from '../jwt/index.js';
 import { errorCode } from '../util/errno.js';
 
 const USAGE = `usage:
   jwt generate-keypair [--overwrite]   write a new P-521 pair to JWT_SECRET_KEY / JWT_PUBLIC_KEY
-  jwt token <username> [--ttl SECONDS] print a token for <username> (ttl at most, and by default, JWT_TOKEN_TTL)
+  jwt token <username> [--ttl SECONDS] print a token for <username> (at most ${MAX_USERNAME_BYTES} bytes; ttl at most, and by default, JWT_TOKEN_TTL)
   jwt verify <token>                   print the claims of a valid token, or why it is refused (JWT_PUBLIC_KEY only)`;
 
 class UsageError extends Error {}
@@ -47,7 +48,7 @@ export async function runJwtCli(
         return generate(config, values.overwrite === true, out);
       case 'token':
         if (!argument) throw new UsageError('jwt token needs a <username>');
-        return await token(config, argument, values.ttl, out);
+        return await token(config, argument, values.ttl, out, err);
       case 'verify':
         if (!argument) throw new UsageError('jwt verify needs a <token>');
         return await verify(config, argument, out, err);
@@ -80,7 +81,13 @@ function keys(config: Config) {
   return loadKeyPair({ secretKeyPath: config.jwt.secretKeyPath, publicKeyPath: config.jwt.publicKeyPath }, config.secrets.JWT_PASSPHRASE);
 }
 
-async function token(config: Config, username: string, ttl: string | undefined, out: (line: string) => void): Promise<number> {
+async function token(config: Config, username: string, ttl: string | undefined, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  // Before the key is read: a token the service would refuse is never issued, and one line says why.
+  const refusal = usernameRefusal(username);
+  if (refusal !== undefined) {
+    err(`jwt: ${refusal}`);
+    return 2;
+  }
   if (ttl !== undefined && !/^[1-9]\d{0,8}$/.test(ttl)) throw new UsageError('--ttl must be a positive whole number of seconds');
   const seconds = ttl === undefined ? config.jwt.tokenTtl : Number(ttl);
   // The service refuses longer-lived tokens (README, "JWT and the poster API"), so never issue one.

@@ -6,14 +6,24 @@
  *          [--accent-color #hex] [--spec file.json] [--public-dir DIR] [--quality Q]
  *
  * Options override the members of `--spec`. Prints the written file's path as its last line.
- * Exit codes: 0 written, 1 unexpected failure (unreadable spec file, I/O), 2 bad input (each
- * problem on its own line as `<pointer>: <reason>`).
+ * Exit codes: 0 written, 1 unexpected failure (unreadable spec file, a posters directory that
+ * cannot be made, I/O), 2 bad input (a spec file that is not a regular file of at most
+ * SPEC_MAX_BYTES, or not JSON nested at most SPEC_MAX_DEPTH deep, in one line; each problem of
+ * the spec on its own line as `<pointer>: <reason>`).
  */
-import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseBoundedJson } from '../util/bounded-json.js';
+import { makeDirectories } from '../util/make-directories.js';
 import { runIfMain } from '../util/main-module.js';
+import { FileRefused, readRegularFile } from '../util/regular-file.js';
 import { writePoster } from '../poster/index.js';
 import { validatePosterSpec } from '../render/index.js';
+
+/** The largest --spec file read: the poster API's request body limit (README, "Limits"). */
+export const SPEC_MAX_BYTES = 64 * 1024;
+/** How deep a --spec's arrays and objects may nest: a valid spec needs three levels (a shape in `shapes`). */
+export const SPEC_MAX_DEPTH = 32;
 
 const USAGE = `usage: poster --title T [options]
 
@@ -27,7 +37,8 @@ prints that path.
   --to #rrggbb         background gradient end (with --from)
   --text-color #rrggbb
   --accent-color #rrggbb
-  --spec FILE          a JSON poster spec; the options above override its members
+  --spec FILE          a JSON poster spec of at most ${SPEC_MAX_BYTES / 1024} KiB; the options above
+                       override its members
   --public-dir DIR     default: $PUBLIC_DIR, else "public"
   --quality Q          JPEG quality 1..100 (default 85)
   -h, --help           this text
@@ -69,24 +80,12 @@ export async function runPosterCli(
 
   let input: Record<string, unknown> = {};
   if (values.spec !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(values.spec, 'utf8');
-    } catch (e) {
-      err(`poster: cannot read --spec ${values.spec}: ${(e as Error).message}`);
-      return 1;
+    const spec = readSpec(values.spec);
+    if (!spec.ok) {
+      err(spec.line);
+      return spec.code;
     }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        err(`poster: --spec ${values.spec} must hold a JSON object`);
-        return 2;
-      }
-      input = parsed as Record<string, unknown>;
-    } catch (e) {
-      err(`poster: --spec ${values.spec} is not valid JSON: ${(e as Error).message}`);
-      return 2;
-    }
+    input = spec.members;
   }
   input = mergeOptions(input, values);
 
@@ -96,8 +95,35 @@ export async function runPosterCli(
     return 2;
   }
   const publicDir = values['public-dir'] ?? (env.PUBLIC_DIR || 'public');
+  const postersDir = join(publicDir, 'posters');
+  // Made here, before drawing, one component at a time: the recursive mkdir that writePoster
+  // does next then finds it there (it would never end on a path like /proc/self/posters).
+  try {
+    await makeDirectories(postersDir);
+  } catch (e) {
+    err(`poster: cannot create ${postersDir}: ${(e as Error).message}`);
+    return 1;
+  }
   out(await writePoster(checked.value, publicDir));
   return 0;
+}
+
+type SpecFile = { ok: true; members: Record<string, unknown> } | { ok: false; line: string; code: 1 | 2 };
+
+/** The members of the --spec file's JSON object, or the one line that says why there are none, with the exit code. */
+function readSpec(path: string): SpecFile {
+  let text: string;
+  try {
+    text = readRegularFile(path, SPEC_MAX_BYTES).bytes.toString('utf8');
+  } catch (e) {
+    if (e instanceof FileRefused) return { ok: false, line: `poster: --spec ${e.message}`, code: 2 };
+    return { ok: false, line: `poster: cannot read --spec ${path}: ${(e as Error).message}`, code: 1 };
+  }
+  const parsed = parseBoundedJson(text, SPEC_MAX_DEPTH);
+  if (!parsed.ok) return { ok: false, line: `poster: --spec ${path} is not valid JSON: ${parsed.problem}`, code: 2 };
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, line: `poster: --spec ${path} must hold a JSON object`, code: 2 };
+  return { ok: true, members: value as Record<string, unknown> };
 }
 
 function parse(argv: readonly string[]) {

@@ -25,7 +25,9 @@ export {
   lifetimeRefusal,
   loadJose,
   MAX_TOKEN_LENGTH,
+  MAX_USERNAME_BYTES,
   tokenValidUntil,
+  usernameRefusal,
   verifyToken,
   type TokenTimeRules,
 } from './tokens.js';

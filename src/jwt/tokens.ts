@@ -26,8 +26,28 @@ export function loadJose(): Promise<Jose> {
 /** Longer tokens are refused before any cryptography runs. */
 export const MAX_TOKEN_LENGTH = 8 * 1024;
 
-/** A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). */
+/**
+ * The longest username a token is issued for, in UTF-8 bytes, so that the service accepts every
+ * token issued. The widest case: each byte a control character that JSON writes as `\u00XX`
+ * (six bytes), a ten-digit `iat` and an eleven-digit `exp`; that payload in base64url, with the
+ * header and the 132-byte signature, stays within MAX_TOKEN_LENGTH (the test builds it).
+ */
+export const MAX_USERNAME_BYTES = 512;
+
+/** Why no token is issued for `username`, or undefined when one may be. */
+export function usernameRefusal(username: string): string | undefined {
+  const bytes = Buffer.byteLength(username);
+  if (bytes <= MAX_USERNAME_BYTES) return undefined;
+  return `the username is ${bytes} bytes long; at most ${MAX_USERNAME_BYTES} bytes (UTF-8) keep a token within the ${MAX_TOKEN_LENGTH} characters the service accepts`;
+}
+
+/**
+ * A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). A
+ * username over MAX_USERNAME_BYTES is a RangeError: the service would refuse its token.
+ */
 export async function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
+  const refusal = usernameRefusal(username);
+  if (refusal !== undefined) throw new RangeError(refusal);
   const iat = Math.floor(now / 1000);
   const { SignJWT } = await loadJose();
   return new SignJWT({ username })

@@ -5,6 +5,8 @@
 export {
   CorruptDocument,
   createSettingsStore,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_MAX_DEPTH,
   SETTINGS_VERSION,
   StoreNotWritable,
   writeAtomically,

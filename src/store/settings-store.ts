@@ -6,13 +6,16 @@
  * The hydrator directory must be writable: while it is not, every read fails with
  * StoreNotWritable (answered 404 `Your hydrator directory must be writable.`, as observed),
  * and the store recovers by itself once the directory is usable again.
+ *
+ * A document is read only when it is a regular file of at most DOCUMENT_MAX_BYTES whose JSON
+ * nests at most DOCUMENT_MAX_DEPTH deep; anything else is a CorruptDocument that says which
+ * bound it passed, read no further than the bound.
  */
 import {
   closeSync,
   fsyncSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readdirSync,
   renameSync,
   statSync,
@@ -23,10 +26,22 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { Problem } from '../core/index.js';
+import { parseBoundedJson } from '../util/bounded-json.js';
 import { errorCode } from '../util/errno.js';
+import { FileRefused, readRegularFile, type RegularFileContents } from '../util/regular-file.js';
 
 /** The namespace version of the settings documents. */
 export const SETTINGS_VERSION = '1.0';
+
+/** The largest document read, in bytes: a settings document is a few hundred. */
+export const DOCUMENT_MAX_BYTES = 64 * 1024;
+/** How deep a document's arrays and objects may nest: the service document needs two levels. */
+export const DOCUMENT_MAX_DEPTH = 32;
+/**
+ * The largest hydrated copy read back. It may be longer than its document (a number written
+ * `1e20` comes back as 21 digits); a longer copy is only parsed again from the document.
+ */
+const HYDRATED_MAX_BYTES = 8 * DOCUMENT_MAX_BYTES;
 
 const ID = /^[a-z0-9-]{1,64}$/;
 
@@ -37,7 +52,7 @@ export class StoreNotWritable extends Problem {
   }
 }
 
-/** A stored document that is not valid JSON: a 500 whose log line names the file. */
+/** A stored document that cannot be used (not a regular file, past a bound, not JSON): a 500 whose log line names the file and why. */
 export class CorruptDocument extends Error {
   constructor(path: string, reason: string) {
     super(`Settings document ${path} is not usable: ${reason}`);
@@ -104,11 +119,13 @@ class FileSettingsStore implements SettingsStore {
     const path = join(this.documentsDir, `${id}.json`);
     const stat = statIfPresent(path);
     if (!stat) return undefined;
-    if (cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
+    // Anything but a regular file goes straight to `hydrate`, whose read refuses it and says why.
+    const regular = stat.isFile();
+    if (regular && cached && cached.hydrated.mtimeMs === stat.mtimeMs && cached.hydrated.size === stat.size) {
       cached.checkedAt = now;
       return cached.hydrated.doc;
     }
-    const hydrated = readHydrated(this.hydratorDir, id, stat.mtimeMs, stat.size) ?? hydrate(this.hydratorDir, id, path);
+    const hydrated = (regular ? readHydrated(this.hydratorDir, id, stat.mtimeMs, stat.size) : undefined) ?? hydrate(this.hydratorDir, id, path);
     this.#memory.set(id, { hydrated, checkedAt: now });
     return hydrated.doc;
   }
@@ -116,6 +133,8 @@ class FileSettingsStore implements SettingsStore {
   put(id: string, doc: unknown): void {
     checkId(id);
     const text = `${JSON.stringify(doc, null, 2)}\n`;
+    // What is stored must read back.
+    if (Buffer.byteLength(text) > DOCUMENT_MAX_BYTES) throw new RangeError(`settings document ${id} would be larger than ${DOCUMENT_MAX_BYTES} bytes`);
     mkdirSync(this.documentsDir, { recursive: true });
     writeAtomically(this.documentsDir, `${id}.json`, text, true);
     this.#memory.delete(id);
@@ -172,30 +191,39 @@ function statIfPresent(path: string): Stats | undefined {
 /** The parsed document from the hydrator directory, if it matches the file's mtime and size. */
 function readHydrated(hydratorDir: string, id: string, mtimeMs: number, size: number): Hydrated | undefined {
   try {
-    const hydrated = JSON.parse(readFileSync(join(hydratorDir, `${id}.json`), 'utf8')) as Hydrated;
+    const { bytes } = readRegularFile(join(hydratorDir, `${id}.json`), HYDRATED_MAX_BYTES);
+    // The copy wraps the document in one more object.
+    const parsed = parseBoundedJson(bytes.toString('utf8'), DOCUMENT_MAX_DEPTH + 1);
+    if (!parsed.ok) return undefined;
+    const hydrated = parsed.value as Hydrated;
     return hydrated.mtimeMs === mtimeMs && hydrated.size === size ? hydrated : undefined;
   } catch {
-    return undefined; // missing or stale cache: parse the document again
+    return undefined; // missing, refused or stale cache: parse the document again
   }
 }
 
 /** Parses the document at `path` and keeps the parse in the hydrator directory. */
 function hydrate(hydratorDir: string, id: string, path: string): Hydrated {
-  const text = readFileSync(path, 'utf8');
-  const stat = statSync(path);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new CorruptDocument(path, (err as Error).message);
-  }
-  const hydrated: Hydrated = { mtimeMs: stat.mtimeMs, size: stat.size, doc };
+  const { bytes, stats } = readDocument(path);
+  const parsed = parseBoundedJson(bytes.toString('utf8'), DOCUMENT_MAX_DEPTH);
+  if (!parsed.ok) throw new CorruptDocument(path, parsed.problem);
+  const hydrated: Hydrated = { mtimeMs: stats.mtimeMs, size: stats.size, doc: parsed.value };
   try {
     writeAtomically(hydratorDir, `${id}.json`, JSON.stringify(hydrated), false);
   } catch (err) {
     throw new StoreNotWritable(err);
   }
   return hydrated;
+}
+
+/** The document's bytes, with the stats of what was read; a file past the bounds is a CorruptDocument. */
+function readDocument(path: string): RegularFileContents {
+  try {
+    return readRegularFile(path, DOCUMENT_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof FileRefused) throw new CorruptDocument(path, err.reason);
+    throw err;
+  }
 }
 
 /** Ids of the documents in `documentsDir`, sorted; none when it does not exist yet. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runJwtCli } from '../../src/cli/jwt.js';
+import { MAX_TOKEN_LENGTH, MAX_USERNAME_BYTES } from '../../src/jwt/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'jwt-cli-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -137,6 +138,37 @@ describe('jwt token and jwt verify', () => {
     assert.equal(result.code, 1);
     assert.match(result.err[0]!, /^jwt: JWT_SECRET_KEY .*private\.pem cannot be decrypted with JWT_PASSPHRASE/);
     assert.ok(!result.err[0]!.includes('not-the-right-one'));
+  });
+});
+
+describe('jwt token: the username bound', () => {
+  it('refuses a 100 KB username up front: one line, exit 2, no token, no key read', async () => {
+    const { run } = project('');
+    const result = await run('token', 'u'.repeat(100 * 1024));
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.err, ['jwt: the username is 102400 bytes long; at most 512 bytes (UTF-8) keep a token within the 8192 characters the service accepts']);
+    assert.deepEqual(result.out, []);
+  });
+
+  it('refuses a username of MAX_USERNAME_BYTES + 1 bytes, counted in UTF-8', async () => {
+    const { run } = project();
+    await run('generate-keypair');
+    const result = await run('token', `${'é'.repeat(256)}x`);
+    assert.equal(result.code, 2);
+    assert.match(result.err[0]!, /^jwt: the username is 513 bytes long; at most 512 bytes/);
+  });
+
+  it('issues, for the widest username of MAX_USERNAME_BYTES (each byte escaped in JSON), a token that verify accepts', async () => {
+    assert.equal(MAX_USERNAME_BYTES, 512);
+    const { run } = project();
+    await run('generate-keypair');
+    const username = '\u0001'.repeat(MAX_USERNAME_BYTES);
+    const issued = await run('token', username);
+    assert.equal(issued.code, 0, issued.err.join('\n'));
+    assert.ok(issued.out[0]!.length <= MAX_TOKEN_LENGTH, `${issued.out[0]!.length} characters`);
+    const verified = await run('verify', issued.out[0]!);
+    assert.equal(verified.code, 0, verified.err.join('\n'));
+    assert.equal(JSON.parse(verified.out[0]!).username, username);
   });
 });
 

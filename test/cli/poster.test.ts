@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runPosterCli } from '../../src/cli/poster.js';
+import { runPosterCli, SPEC_MAX_BYTES, SPEC_MAX_DEPTH } from '../../src/cli/poster.js';
+import { POSTER_BODY_LIMIT } from '../../src/poster/api.js';
 import { posterFileName } from '../../src/poster/library.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/poster.ts', import.meta.url));
@@ -93,5 +94,96 @@ describe('poster CLI', () => {
     assert.deepEqual(child.stderr.trim().split('\n'), ['/background/from: must be a colour written #rrggbb', '/background/to: is required'], 'stderr lines');
     assert.equal(child.stdout, '', 'nothing on stdout');
     assert.equal(readFileSync(CLI, 'utf8').split('\n')[0], '#!/usr/bin/env node', 'shebang on the first line');
+  });
+});
+
+/** The CLI as a program, killed if it has not ended within 30 s: a hang is a failure, never a wait. */
+function runProgram(argv: string[]) {
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...argv], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+  assert.equal(child.signal, null, `killed after ${(process.hrtime.bigint() - started) / 1_000_000n} ms: it did not end`);
+  return { code: child.status, stdout: child.stdout, stderrLines: child.stderr.trimEnd().split('\n') };
+}
+
+/** A spec object of exactly `bytes` bytes, without a title: read and parsed, it fails on /title alone. */
+const specOf = (bytes: number) => `{"body":"${'x'.repeat(bytes - 11)}"}`;
+
+describe('poster CLI: bounded input', () => {
+  it('reads a --spec of exactly SPEC_MAX_BYTES, the poster API\'s body limit (64 KiB)', async () => {
+    assert.equal(SPEC_MAX_BYTES, POSTER_BODY_LIMIT);
+    const spec = join(dir, 'full.json');
+    writeFileSync(spec, specOf(SPEC_MAX_BYTES));
+    const result = await run(['--spec', spec, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.err, ['/title: is required', `/body: must be at most 1000 characters (it has ${SPEC_MAX_BYTES - 11})`], 'read and checked');
+  });
+
+  it('exits 2 for a --spec of SPEC_MAX_BYTES + 1, one line naming the file and the bound', async () => {
+    const spec = join(dir, 'over.json');
+    writeFileSync(spec, specOf(SPEC_MAX_BYTES + 1));
+    const result = await run(['--spec', spec, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.err, [`poster: --spec ${spec}: larger than 65536 bytes`]);
+  });
+
+  it('exits 2 at once for a 300 MB --spec, without reading it', () => {
+    const spec = join(dir, 'huge.json');
+    writeFileSync(spec, '');
+    truncateSync(spec, 300 * 1024 * 1024);
+    const result = runProgram(['--spec', spec, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stderrLines, [`poster: --spec ${spec}: larger than 65536 bytes`]);
+  });
+
+  it('exits 2 at once for --spec /dev/zero', () => {
+    const result = runProgram(['--spec', '/dev/zero', '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stderrLines, ['poster: --spec /dev/zero: a character device, not a regular file']);
+  });
+
+  it('exits 2 at once for a --spec that is a FIFO, without waiting for a writer', () => {
+    const fifo = join(dir, 'spec.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const result = runProgram(['--spec', fifo, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.stderrLines, [`poster: --spec ${fifo}: a FIFO, not a regular file`]);
+  });
+
+  it('exits 2 for a --spec that is a link to a directory', async () => {
+    const link = join(dir, 'link.json');
+    symlinkSync(dir, link);
+    const result = await run(['--spec', link, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.err, [`poster: --spec ${link}: a directory, not a regular file`]);
+  });
+
+  it('reads a --spec nested SPEC_MAX_DEPTH (32) deep, and exits 2 for one level more', async () => {
+    assert.equal(SPEC_MAX_DEPTH, 32);
+    const spec = join(dir, 'deep.json');
+    // The title object itself is the first level: {"title": [[...]]}.
+    writeFileSync(spec, `{"title":${'['.repeat(SPEC_MAX_DEPTH - 1)}${']'.repeat(SPEC_MAX_DEPTH - 1)}}`);
+    assert.deepEqual((await run(['--spec', spec, '--public-dir', dir])).err, ['/title: must be a string'], 'read and checked');
+    writeFileSync(spec, `{"title":${'['.repeat(SPEC_MAX_DEPTH)}${']'.repeat(SPEC_MAX_DEPTH)}}`);
+    const result = await run(['--spec', spec, '--public-dir', dir]);
+    assert.equal(result.code, 2);
+    assert.deepEqual(result.err, [`poster: --spec ${spec} is not valid JSON: nested deeper than 32 levels`]);
+  });
+
+  for (const publicDir of ['/proc/self', '/proc/nope']) {
+    it(`exits 1 at once, before drawing, for --public-dir ${publicDir} where no directory can be made`, () => {
+      const result = runProgram(['--title', 'T', '--public-dir', publicDir]);
+      assert.equal(result.code, 1);
+      const failing = publicDir === '/proc/self' ? '/proc/self/posters' : '/proc/nope';
+      assert.deepEqual(result.stderrLines, [`poster: cannot create ${publicDir}/posters: ENOENT: no such file or directory, mkdir '${failing}'`]);
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  it('exits 1 for a --public-dir that is a regular file', async () => {
+    const file = join(dir, 'file');
+    writeFileSync(file, '');
+    const result = await run(['--title', 'T', '--public-dir', file]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.err, [`poster: cannot create ${file}/posters: ENOTDIR: not a directory, mkdir '${file}'`]);
   });
 });

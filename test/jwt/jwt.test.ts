@@ -8,6 +8,8 @@ import { SignJWT } from 'jose';
 import {
   InvalidToken,
   JwtKeyError,
+  MAX_TOKEN_LENGTH,
+  MAX_USERNAME_BYTES,
   Unauthorized,
   VerifiedTokenCache,
   bearerToken,
@@ -85,6 +87,26 @@ describe('key pair', () => {
     writeFileSync(p.secretKeyPath, p256.privateKey);
     writeFileSync(p.publicKeyPath, p256.publicKey);
     assert.throws(() => loadKeyPair(p, PASS), /is not a P-521 key, which ES512 needs/);
+  });
+});
+
+describe('issueToken: the username bound', () => {
+  // The widest token: every byte of the username escaped as \u00XX, a ten-digit iat (until
+  // 2286) and the longest --ttl the CLI takes.
+  it('keeps the widest token of a MAX_USERNAME_BYTES (512) username within MAX_TOKEN_LENGTH, and verifyToken accepts it', async () => {
+    assert.equal(MAX_USERNAME_BYTES, 512);
+    const now = 9_999_999_999_000;
+    const token = await issueToken(privateKey, '\u0001'.repeat(MAX_USERNAME_BYTES), 999_999_999, now);
+    assert.ok(token.length <= MAX_TOKEN_LENGTH, `${token.length} characters`);
+    const claims = await verifyToken(token, publicKey, SKEW, now, 999_999_999);
+    assert.equal(claims.username, '\u0001'.repeat(MAX_USERNAME_BYTES));
+  });
+
+  it('refuses a username of MAX_USERNAME_BYTES + 1 UTF-8 bytes with a RangeError', async () => {
+    await assert.rejects(issueToken(privateKey, `${'é'.repeat(256)}x`, 60, NOW), {
+      name: 'RangeError',
+      message: 'the username is 513 bytes long; at most 512 bytes (UTF-8) keep a token within the 8192 characters the service accepts',
+    });
   });
 });
 

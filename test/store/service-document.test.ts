@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -72,5 +72,39 @@ describe('GET / and the settings store', () => {
     const res = await send(service.url, 'GET', '/', JSON_ACCEPT);
     assert.equal(res.status, 500);
     assert.match(service.log.lines[0]!.message, /is not usable: "links" must list namespaces among doc, problem, schema, service, static"/);
+  });
+
+  /** GET / on a service whose service.json `prepare` made: the answer and the log line that says why. */
+  async function answerFor(name: string, prepare: (file: string) => void) {
+    const varDir = join(root, name);
+    mkdirSync(join(varDir, 'settings', '1.0'), { recursive: true });
+    const file = join(varDir, 'settings', '1.0', 'service.json');
+    prepare(file);
+    const service = await startTestService({ VAR_DIR: varDir });
+    const res = await send(service.url, 'GET', '/', JSON_ACCEPT);
+    const line = service.log.lines.find((l) => l.level === 'CRITICAL');
+    assert.ok(line !== undefined, 'no CRITICAL line');
+    assert.ok(!res.body.includes(file), 'the file path leaked into a prod answer');
+    return { status: res.status, message: line.message, file };
+  }
+
+  it('answers 500 for a service.json over 64 KiB and says so in the log, naming the file', async () => {
+    const { status, message, file } = await answerFor('oversized', (file) => {
+      writeFileSync(file, JSON.stringify({ name: 'x', version: '1', links: [], pad: 'x'.repeat(64 * 1024) }));
+    });
+    assert.equal(status, 500);
+    assert.ok(message.startsWith(`Uncaught CorruptDocument: "Settings document ${file} is not usable: larger than 65536 bytes"`), message);
+  });
+
+  it('answers 500 for a service.json nested deeper than 32 levels, not 404 "hydrator directory"', async () => {
+    const { status, message, file } = await answerFor('deep', (file) => writeFileSync(file, '['.repeat(30_000) + ']'.repeat(30_000)));
+    assert.equal(status, 500);
+    assert.ok(message.startsWith(`Uncaught CorruptDocument: "Settings document ${file} is not usable: nested deeper than 32 levels"`), message);
+  });
+
+  it('answers 500 for a service.json that is not a regular file (a link to /dev/null)', async () => {
+    const { status, message, file } = await answerFor('device', (file) => symlinkSync('/dev/null', file));
+    assert.equal(status, 500);
+    assert.ok(message.startsWith(`Uncaught CorruptDocument: "Settings document ${file} is not usable: a character device, not a regular file"`), message);
   });
 });

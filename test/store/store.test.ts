@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CorruptDocument, StoreNotWritable, createSettingsStore } from '../../src/store/index.js';
+import { fileURLToPath } from 'node:url';
+import { CorruptDocument, DOCUMENT_MAX_BYTES, DOCUMENT_MAX_DEPTH, StoreNotWritable, createSettingsStore } from '../../src/store/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'store-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -121,6 +122,124 @@ describe('broken documents', () => {
       assert.match(err.message, new RegExp(`^Settings document ${join(store.documentsDir, 'service.json')} is not usable: `));
       return true;
     });
+  });
+});
+
+/** The CorruptDocument message for a refused document of `store`. */
+function refusal(store: { get(id: string): unknown }, id: string): string {
+  try {
+    store.get(id);
+  } catch (err) {
+    assert.ok(err instanceof CorruptDocument, `not a CorruptDocument: ${String(err)}`);
+    return err.message;
+  }
+  assert.fail('the document was read');
+}
+
+/** A JSON object of exactly `bytes` bytes. */
+const documentOf = (bytes: number) => `{"pad":"${'x'.repeat(bytes - 10)}"}`;
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const GET_DOCUMENT = fileURLToPath(new URL('./get-document.ts', import.meta.url));
+
+/** What `get(id)` says in a separate process: a read that blocks or never ends is killed, never waited for. */
+function getInChild(varDir: string, id: string) {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', GET_DOCUMENT, varDir, id], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL' });
+  assert.equal(child.signal, null, 'the read was killed: it did not end');
+  return child.stdout.trim();
+}
+
+describe('bounded documents', () => {
+  it('reads a document of exactly DOCUMENT_MAX_BYTES (64 KiB)', () => {
+    const { store } = freshStore();
+    store.put('service', {});
+    writeFileSync(join(store.documentsDir, 'service.json'), documentOf(DOCUMENT_MAX_BYTES));
+    assert.equal(DOCUMENT_MAX_BYTES, 64 * 1024);
+    assert.equal((store.get('service') as { pad: string }).pad.length, DOCUMENT_MAX_BYTES - 10);
+  });
+
+  it('refuses a document of DOCUMENT_MAX_BYTES + 1, naming the file and the bound', () => {
+    const { store } = freshStore();
+    store.put('service', {});
+    const path = join(store.documentsDir, 'service.json');
+    writeFileSync(path, documentOf(DOCUMENT_MAX_BYTES + 1));
+    assert.equal(refusal(store, 'service'), `Settings document ${path} is not usable: larger than 65536 bytes`);
+  });
+
+  it('refuses to store a document whose file would be over DOCUMENT_MAX_BYTES, keeping the old one', () => {
+    const { store } = freshStore();
+    store.put('service', { v: 1 });
+    // JSON.stringify(doc, null, 2) plus the newline: `{\n  "pad": "…"\n}\n` is 16 bytes around the text.
+    store.put('service', { pad: 'x'.repeat(DOCUMENT_MAX_BYTES - 16) });
+    assert.throws(() => store.put('service', { pad: 'x'.repeat(DOCUMENT_MAX_BYTES - 15) }), {
+      name: 'RangeError',
+      message: 'settings document service would be larger than 65536 bytes',
+    });
+    assert.equal((store.get('service') as { pad: string }).pad.length, DOCUMENT_MAX_BYTES - 16);
+  });
+
+  it('reads a document nested DOCUMENT_MAX_DEPTH (32) deep', () => {
+    const { store } = freshStore();
+    store.put('service', {});
+    writeFileSync(join(store.documentsDir, 'service.json'), nested(DOCUMENT_MAX_DEPTH));
+    assert.equal(DOCUMENT_MAX_DEPTH, 32);
+    assert.equal(JSON.stringify(store.get('service')), nested(DOCUMENT_MAX_DEPTH));
+  });
+
+  it('refuses a document nested DOCUMENT_MAX_DEPTH + 1 deep, saying so', () => {
+    const { store } = freshStore();
+    store.put('service', {});
+    const path = join(store.documentsDir, 'service.json');
+    writeFileSync(path, nested(DOCUMENT_MAX_DEPTH + 1));
+    assert.equal(refusal(store, 'service'), `Settings document ${path} is not usable: nested deeper than 32 levels`);
+  });
+
+  it('refuses 30,000 levels of nesting as such, never as an unwritable hydrator directory', () => {
+    const { store } = freshStore();
+    store.put('service', {});
+    const path = join(store.documentsDir, 'service.json');
+    writeFileSync(path, nested(30_000));
+    assert.equal(refusal(store, 'service'), `Settings document ${path} is not usable: nested deeper than 32 levels`);
+  });
+
+  it('refuses a document that is a directory', () => {
+    const { store } = freshStore();
+    mkdirSync(join(store.documentsDir, 'service.json'), { recursive: true });
+    assert.equal(refusal(store, 'service'), `Settings document ${join(store.documentsDir, 'service.json')} is not usable: a directory, not a regular file`);
+  });
+
+  it('refuses a symbolic link to /dev/zero at once', () => {
+    const { varDir, store } = freshStore();
+    mkdirSync(store.documentsDir, { recursive: true });
+    const path = join(store.documentsDir, 'service.json');
+    symlinkSync('/dev/zero', path);
+    assert.equal(getInChild(varDir, 'service'), `CorruptDocument: Settings document ${path} is not usable: a character device, not a regular file`);
+  });
+
+  it('refuses a FIFO at once, without waiting for a writer', () => {
+    const { varDir, store } = freshStore();
+    mkdirSync(store.documentsDir, { recursive: true });
+    const path = join(store.documentsDir, 'service.json');
+    spawnSync('mkfifo', [path]);
+    assert.equal(getInChild(varDir, 'service'), `CorruptDocument: Settings document ${path} is not usable: a FIFO, not a regular file`);
+  });
+
+  it('parses the document again when its hydrated copy is a FIFO, and replaces the copy', () => {
+    const { varDir, store } = freshStore();
+    store.put('service', { v: 1 });
+    mkdirSync(store.hydratorDir, { recursive: true });
+    spawnSync('mkfifo', [join(store.hydratorDir, 'service.json')]);
+    assert.equal(getInChild(varDir, 'service'), '{"v":1}');
+    assert.ok(statSync(join(store.hydratorDir, 'service.json')).isFile(), 'the FIFO is still there');
+  });
+
+  it('parses the document again when its hydrated copy is over HYDRATED_MAX_BYTES', () => {
+    const { varDir, store } = freshStore();
+    store.put('service', { v: 1 });
+    store.get('service');
+    const stat = statSync(join(store.documentsDir, 'service.json'));
+    const pad = 'x'.repeat(8 * DOCUMENT_MAX_BYTES);
+    writeFileSync(join(store.hydratorDir, 'service.json'), JSON.stringify({ mtimeMs: stat.mtimeMs, size: stat.size, doc: { from: 'cache', pad } }));
+    assert.deepEqual(createSettingsStore({ varDir, appEnv: 'test' }).get('service'), { v: 1 });
   });
 });
 

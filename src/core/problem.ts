@@ -46,6 +46,7 @@ export const PROBLEMS = {
   // Static files (static/problems.ts)
   precondition_failed: { status: 412, class: 'PreconditionFailed', type: undefined },
   range_not_satisfiable: { status: 416, class: 'RangeNotSatisfiable', type: undefined },
+  static_files_busy: { status: 503, class: 'StaticFilesBusy', type: undefined },
   // The settings store (store.ts)
   store_not_writable: { status: 404, class: 'StoreNotWritable', type: undefined },
   // The dev profiler (profiler/routes.ts)

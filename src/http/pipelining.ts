@@ -166,7 +166,7 @@ export interface PipelineBounds {
   readonly lingerMs: number;
 }
 
-const DEFAULT_BOUNDS: PipelineBounds = { inFlight: MAX_IN_FLIGHT_PER_CONNECTION, waiting: MAX_WAITING_PER_CONNECTION, lingerMs: LINGER_MS };
+const DEFAULT_BOUNDS: Readonly<PipelineBounds> = { inFlight: MAX_IN_FLIGHT_PER_CONNECTION, waiting: MAX_WAITING_PER_CONNECTION, lingerMs: LINGER_MS };
 
 /**
  * Wraps a request listener so that each connection runs at most `bounds.inFlight` requests at

@@ -1,5 +1,6 @@
 /**
- * The problems of static files: a failed precondition (412) and an unsatisfiable range (416).
+ * The problems of static files: a failed precondition (412), an unsatisfiable range (416), and
+ * no file slot free in time (503).
  * The app renders them like every other problem (README, "Routing and errors").
  */
 import { Problem } from '../core/index.js';
@@ -32,6 +33,21 @@ export class RangeNotSatisfiable extends Problem {
     );
     this.path = rawPath;
     this.size = size;
+  }
+}
+
+/**
+ * No slot for an open file came free within the wait (README, "Limits"): the service is busy,
+ * not broken, so the request's line is a WARNING, and the client is told when to retry.
+ */
+export class StaticFilesBusy extends Problem {
+  readonly path: string;
+  constructor(rawPath: string, retryAfterSeconds: number) {
+    super('static_files_busy', `Too many files are being sent; try "${rawPath}" again shortly.`, {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      reportedElsewhere: true,
+    });
+    this.path = rawPath;
   }
 }
 

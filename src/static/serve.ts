@@ -9,8 +9,9 @@
  * A failed precondition (412) and an unsatisfiable range (416) are thrown as problems too.
  * A file that gets shorter while it is sent destroys the connection: the promised
  * Content-Length cannot be kept, and the next response must never land inside this body.
- * At most MAX_OPEN_STATIC_FILES files are open at once (README, "Limits"); a request past that waits for
- * one to close, so slow clients can never make the process run out of descriptors.
+ * At most MAX_OPEN_STATIC_FILES files are open at once, a client address's share of them and one
+ * per connection (README, "Limits"): a file is opened only when its answer is next on its
+ * connection, and a request that gets no slot within SLOT_WAIT_MS is answered 503 (`open-files.ts`).
  */
 import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,16 +22,16 @@ import { type RequestContext, writeFramedHead, headerText } from '../http/index.
 import { lastModifiedOf, strongEntityTag } from './conditional.js';
 import { contentTypeFor } from './mime.js';
 import { cacheControlFor, planFileResponse, type FileRequest, type SendPlan } from './plan.js';
-import { PreconditionFailed, RangeNotSatisfiable } from './problems.js';
+import { PreconditionFailed, RangeNotSatisfiable, StaticFilesBusy } from './problems.js';
 import { classifyFileError } from './file-errors.js';
 import { isInside } from '../util/paths.js';
 import { hasDotSegmentBelow, isSafeSegments } from './safe-path.js';
-import { OpenFileSlots } from './open-files.js';
+import { type FileSlot, OpenFileSlots, SLOT_WAIT_MS } from './open-files.js';
 import { errorCode } from '../util/errno.js';
 import { STATIC_METHODS } from './route.js';
 
 export { STATIC_METHODS } from './route.js';
-export { MAX_OPEN_STATIC_FILES } from './open-files.js';
+export { MAX_OPEN_FILES_PER_CLIENT, MAX_OPEN_STATIC_FILES, SLOT_WAIT_MS } from './open-files.js';
 
 /**
  * Bodies up to one read-stream chunk (64 KiB, the stream's high-water mark) are sent from a
@@ -44,6 +45,10 @@ export interface StaticOptions {
   readonly publicDir: string;
   /** Files open for static answers at once (default MAX_OPEN_STATIC_FILES); more wait their turn. */
   readonly maxOpenFiles?: number;
+  /** Files open at once for one client address (default MAX_OPEN_FILES_PER_CLIENT). */
+  readonly maxOpenFilesPerClient?: number;
+  /** How long a request waits for a slot before a 503 (default SLOT_WAIT_MS). */
+  readonly slotWaitMs?: number;
 }
 
 /** Answers a request for the decoded `segments` below the static base. */
@@ -65,30 +70,32 @@ const CLIENT_GONE_CODES: ReadonlySet<string> = new Set(['ERR_STREAM_PREMATURE_CL
 const OPEN_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-/** What opening a file gives when its client went away while the request waited for a slot. */
+/** What opening a file gives when its client went away while the request waited. */
 const GONE = Symbol('client gone');
 
+/** A file open for an answer, and the slot it holds until it is closed. */
 interface OpenFile {
   readonly fd: number;
   readonly stats: BigIntStats;
+  readonly slot: FileSlot;
 }
 
 /** Builds the handler of the static route for one public directory. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
-  const files = new PublicDirectory(resolve(options.publicDir), new OpenFileSlots(options.maxOpenFiles));
+  const slots = new OpenFileSlots(options.maxOpenFiles, options.maxOpenFilesPerClient);
+  const files = new PublicDirectory(resolve(options.publicDir), slots, options.slotWaitMs ?? SLOT_WAIT_MS);
   return async (ctx, req, res, segments) => {
-    const file = await files.open(segments, res);
+    const file = await files.open(segments, ctx, res);
     if (file === GONE) return; // nobody left to answer
     if (file === undefined) throw new RouteNotFound(ctx.method, ctx.rawPath, ctx.referer);
-    const { fd, stats } = file;
     let plan: SendPlan;
     try {
-      plan = planAnswer(ctx, req, segments, stats);
+      plan = planAnswer(ctx, req, segments, file.stats);
     } catch (err) {
-      files.release(fd);
+      release(file);
       throw err;
     }
-    await sendPlan(fd, plan, res, ctx.rawPath, files.release, files.slotFreed);
+    await sendPlan(file, plan, res, ctx.rawPath);
   };
 }
 
@@ -113,25 +120,23 @@ function planAnswer(ctx: RequestContext, req: IncomingMessage, segments: readonl
 
 /**
  * The public directory: finds and opens its files safely, at most as many at once as `slots`
- * allows. Its callbacks are made once, so a request allocates none.
+ * allows.
  */
 class PublicDirectory {
   readonly #root: string;
   readonly #slots: OpenFileSlots;
+  readonly #slotWaitMs: number;
   // The real path of the root, kept between requests; a symlinked PUBLIC_DIR is fine.
   #realRoot: string | undefined;
-  /** Frees a slot: told once the system or a stream has closed a descriptor. */
-  readonly slotFreed = (): void => this.#slots.give();
-  /** Closes a descriptor; its slot is free once the system has closed it. */
-  readonly release = (fd: number): void => closeFile(fd, this.slotFreed);
 
-  constructor(root: string, slots: OpenFileSlots) {
+  constructor(root: string, slots: OpenFileSlots, slotWaitMs: number) {
     this.#root = root;
     this.#slots = slots;
+    this.#slotWaitMs = slotWaitMs;
   }
 
   /** The regular file at `segments`, open; undefined when it cannot be served, GONE when the client is. */
-  async open(segments: readonly string[], res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
+  async open(segments: readonly string[], ctx: RequestContext, res: ServerResponse): Promise<OpenFile | undefined | typeof GONE> {
     if (!isSafeSegments(segments)) return undefined;
     const path = resolve(this.#root, ...segments);
     if (!isInside(this.#root, path)) return undefined;
@@ -140,17 +145,17 @@ class PublicDirectory {
     if (real === undefined) return undefined;
     const base = await this.#realRootContaining(real);
     if (base === undefined || hasDotSegmentBelow(base, real)) return undefined;
-    const fd = await this.#openCounted(real, res);
-    if (fd === undefined || fd === GONE) return fd;
+    const counted = await this.#openCounted(real, ctx, res);
+    if (counted === undefined || counted === GONE) return counted;
     let stats: BigIntStats;
     try {
-      stats = await statFile(fd);
+      stats = await statFile(counted.fd);
     } catch (err) {
-      this.release(fd);
+      release(counted);
       throw err;
     }
-    if (stats.isFile()) return { fd, stats };
-    this.release(fd); // a directory, FIFO, socket or device
+    if (stats.isFile()) return { ...counted, stats };
+    release(counted); // a directory, FIFO, socket or device
     return undefined;
   }
 
@@ -161,58 +166,83 @@ class PublicDirectory {
     return this.#realRoot !== undefined && isInside(this.#realRoot, real) ? this.#realRoot : undefined;
   }
 
-  /** Opens `real` once a slot is free; undefined when it is missing, GONE when the client is. */
-  async #openCounted(real: string, res: ServerResponse): Promise<number | undefined | typeof GONE> {
-    const slots = this.#slots;
-    if (!slots.tryTake()) {
-      await slots.take();
+  /**
+   * Opens `real` once the answer is next on its connection and a slot is free for the client;
+   * undefined when it is missing, GONE when the client is. No slot within the wait is a 503.
+   */
+  async #openCounted(real: string, ctx: RequestContext, res: ServerResponse): Promise<Omit<OpenFile, 'stats'> | undefined | typeof GONE> {
+    if (!(await nextOnConnection(res))) return GONE;
+    let slot = this.#slots.tryTake(ctx.clientIp);
+    if (slot === undefined) {
+      slot = await this.#slots.take(ctx.clientIp, this.#slotWaitMs);
+      if (slot === undefined) throw new StaticFilesBusy(ctx.rawPath, Math.ceil(this.#slotWaitMs / 1000));
       // The client may have gone while its request waited for a slot: no file to open for it.
       if (res.destroyed || res.req.socket.destroyed) {
-        slots.give();
+        slot.give();
         return GONE;
       }
     }
     try {
       const fd = await unlessMissing(openFile(real));
-      if (fd === undefined) slots.give();
-      return fd;
+      if (fd === undefined) slot.give();
+      return fd === undefined ? undefined : { fd, slot };
     } catch (err) {
-      slots.give();
+      slot.give();
       throw err;
     }
   }
 }
 
 /**
+ * Resolves once `res` is the answer its connection sends next (Node queues the answers of
+ * pipelined requests and hands each the connection in turn): true then, false if the request
+ * was aborted first. So a connection holds one file open at a time, however many requests it
+ * pipelines.
+ */
+function nextOnConnection(res: ServerResponse): Promise<boolean> {
+  if (res.socket !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onSocket = () => {
+      res.req.off('close', onAborted);
+      resolve(true);
+    };
+    const onAborted = () => {
+      res.off('socket', onSocket);
+      resolve(false);
+    };
+    res.once('socket', onSocket);
+    res.req.once('close', onAborted);
+  });
+}
+
+/** Closes a file; its slot is free once the system has closed it. */
+function release(file: Omit<OpenFile, 'stats'>): void {
+  closeFile(file.fd, file.slot.give);
+}
+
+/**
  * Sends a planned answer and gives up the descriptor: no read for a body-less answer, one read
  * for a body of at most SINGLE_READ_MAX bytes, a stream for anything larger.
  */
-async function sendPlan(
-  fd: number,
-  plan: SendPlan,
-  res: ServerResponse,
-  rawPath: string,
-  release: (fd: number) => void,
-  streamClosed: () => void,
-): Promise<void> {
+async function sendPlan(file: OpenFile, plan: SendPlan, res: ServerResponse, rawPath: string): Promise<void> {
   const body = plan.body;
   if (body === undefined || body.end - body.start + 1 <= SINGLE_READ_MAX) {
     let bytes: Buffer | undefined;
     try {
-      if (body !== undefined) bytes = await readRange(fd, body.start, body.end - body.start + 1, rawPath);
+      if (body !== undefined) bytes = await readRange(file.fd, body.start, body.end - body.start + 1, rawPath);
     } finally {
-      release(fd);
+      release(file);
     }
     const withBody = writeFramedHead(res, plan.status, plan.headers);
     res.end(withBody ? bytes : undefined);
     return;
   }
   if (!writeFramedHead(res, plan.status, plan.headers)) {
-    release(fd);
+    release(file);
     res.end();
     return;
   }
-  await streamRange(fd, body, res, rawPath, streamClosed);
+  await streamRange(file.fd, body, res, rawPath, file.slot.give);
 }
 
 /**

@@ -13,7 +13,7 @@ import { LimitsUnavailable } from '../../src/poster/limits/limits.js';
 import { InsufficientStorage } from '../../src/poster/limits/quota.js';
 import { TooManyRequests } from '../../src/poster/limits/rate.js';
 import { FileCannotBeOpened, TokenNotFound } from '../../src/profiler/routes.js';
-import { PreconditionFailed, RangeNotSatisfiable } from '../../src/static/problems.js';
+import { PreconditionFailed, RangeNotSatisfiable, StaticFilesBusy } from '../../src/static/problems.js';
 import { StoreNotWritable } from '../../src/store/index.js';
 import {
   InternalError,
@@ -218,6 +218,7 @@ describe('the catalogue of problems', () => {
     new InvalidJson('Unexpected end'),
     new PreconditionFailed('/a.txt'),
     new RangeNotSatisfiable('bytes=9-', '/a.txt', 3),
+    new StaticFilesBusy('/a.txt', 2),
     new StoreNotWritable(new Error('EACCES')),
     new TokenNotFound('abc'),
     new FileCannotBeOpened('x.ts'),

@@ -3,9 +3,10 @@
  * a file (same name, same bytes: the first writer wins).
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, rm } from 'node:fs/promises';
+import { link, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '../util/errno.js';
+import { makeDirectories } from '../util/make-directories.js';
 
 /** Random bytes in a temp file's name: enough that two writers never pick the same one. */
 const TEMP_NAME_BYTES = 8;
@@ -16,7 +17,8 @@ const TEMP_NAME_BYTES = 8;
  * file. Returns true when this call created the file, false when it was already there.
  */
 export async function writePosterFile(dir: string, name: string, bytes: Uint8Array): Promise<boolean> {
-  await mkdir(dir, { recursive: true });
+  // One component at a time: Node's recursive mkdir never ends under a PUBLIC_DIR in /proc.
+  await makeDirectories(dir);
   const temp = join(dir, `.${randomBytes(TEMP_NAME_BYTES).toString('hex')}.tmp`);
   try {
     const file = await open(temp, 'wx');

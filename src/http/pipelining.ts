@@ -9,12 +9,17 @@
  * once; once that many run, the connection stops being read (its bytes wait in the kernel and
  * the client's send buffer), and requests Node had already parsed from the same read wait their
  * turn in order, at most MAX_WAITING_PER_CONNECTION of them. Each answer that finishes lets the
- * next one in, on a later turn of the event loop; once none waits, reading resumes. A connection
- * that pipelines past the waiting bound gets the answers of the requests admitted so far, in
- * order, and is then closed (LINGER_MS): the requests after them are never run, and a client
- * resends them on a new connection, as HTTP/1.1 lets it (RFC 9112 9.3.2, 9.6). No answer says
- * `Connection: close`: Node would destroy the connection right after it, unread requests and
- * all, and the reset could cost the client answers it was sent.
+ * next one in; once none waits, reading resumes.
+ *
+ * A connection that pipelines past the waiting bound is refused the rest: every request Node
+ * parsed after the admitted ones gets a bare 503 with `Retry-After` (no listener runs for it),
+ * and once those are out the connection is shut and closed (LINGER_MS). The client resends the
+ * refused requests, on a new connection, as HTTP/1.1 lets it (RFC 9112 9.3.2, 9.6). Answering
+ * them costs Node less than the alternative, closing with them pending: Node then aborts each
+ * with an error and its stack, and keeps them all in memory until it does. No answer says
+ * `Connection: close` either: Node would destroy the connection right after it, its unread
+ * requests still in the system's buffer, and the reset that follows can cost the client answers
+ * it was sent but has not read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -27,8 +32,8 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 16;
 
 /**
  * Requests of one connection parsed while 16 run, waiting for their turn. More than a client
- * that pipelines for speed needs; past it the connection is closed after the answers it was
- * promised, so a flood of requests costs the service a bounded amount of work per connection.
+ * that pipelines for speed needs; past it the rest are refused and the connection closed, so a
+ * flood of requests costs the service a bounded amount of work per connection.
  */
 export const MAX_WAITING_PER_CONNECTION = 32;
 
@@ -40,6 +45,9 @@ export const MAX_WAITING_PER_CONNECTION = 32;
  */
 export const LINGER_MS = 1_000;
 
+/** The head of the answer to a request refused past the bound: no body, and when to retry. */
+const REFUSED_HEAD: readonly string[] = Object.freeze(['content-length', '0', 'retry-after', '1']);
+
 type Listener<Req extends IncomingMessage, Res extends ServerResponse> = (req: Req, res: Res) => void;
 
 /** One connection's requests: how many run, which wait, whether reading is held. */
@@ -49,8 +57,10 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   #waiting: [Req, Res][] = [];
   #next = 0;
   #holding = false;
-  /** Past the waiting bound: the connection closes after the admitted answers; nothing more runs. */
+  /** Past the waiting bound: nothing more runs, the rest is refused, the connection closes. */
   #closing = false;
+  /** Requests refused in the read being parsed now, answered once Node has parsed all of it. */
+  #refused: Res[] = [];
   readonly #socket: Socket;
   readonly #limit: number;
   readonly #maxWaiting: number;
@@ -75,12 +85,13 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
 
   /**
    * A request Node has parsed: it runs now, or waits for an earlier answer to finish, or, past
-   * the waiting bound, is dropped, and the connection closes once the admitted ones are
-   * answered. A dropped request is never looked at again (Node discards it when the connection
-   * closes).
+   * the waiting bound, is refused, as is every request after it.
    */
   admit(req: Req, res: Res): void {
-    if (this.#closing) return;
+    if (this.#closing) {
+      this.#refused.push(res);
+      return;
+    }
     const waiting = this.#waiting.length - this.#next;
     if (this.#running < this.#limit && waiting === 0) return this.#run(req, res);
     if (waiting < this.#maxWaiting) {
@@ -90,7 +101,26 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     }
     this.#closing = true;
     this.#hold();
+    this.#refused.push(res);
+    // Node calls the listener for every request of a read before anything else runs: the
+    // last of them is known once it is done.
+    process.nextTick(this.#refuseParsed);
   }
+
+  /**
+   * Answers the refused requests, in order after the admitted ones (Node sends answers in
+   * request order); the last one's end shuts the connection.
+   */
+  readonly #refuseParsed = (): void => {
+    const refused = this.#refused;
+    this.#refused = [];
+    if (this.#socket.destroyed) return;
+    refused[refused.length - 1]!.once('finish', () => this.#lingerThenClose());
+    for (const res of refused) {
+      res.writeHead(503, REFUSED_HEAD as string[]);
+      res.end();
+    }
+  };
 
   /**
    * An answer finished: the next waiting request runs now (at most MAX_WAITING_PER_CONNECTION
@@ -108,16 +138,14 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
         this.#next = 0;
       }
       this.#run(req, res);
-    } else if (this.#closing) {
-      if (this.#running === 0) this.#lingerThenClose();
-    } else if (this.#holding && this.#running < this.#limit) {
+    } else if (this.#holding && this.#running < this.#limit && !this.#closing) {
       this.#release();
     }
   }
 
   /**
-   * Every admitted request is answered: the write side is shut once the answers are out, and
-   * the connection is destroyed LINGER_MS later, or as soon as the client closes it.
+   * Every request is answered: the write side is shut once the answers are out, and the
+   * connection is destroyed LINGER_MS later, or as soon as the client closes it.
    */
   #lingerThenClose(): void {
     const socket = this.#socket;
@@ -152,6 +180,7 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   #forget(): void {
     this.#waiting = [];
     this.#next = 0;
+    this.#refused = [];
     this.#holding = false;
   }
 }

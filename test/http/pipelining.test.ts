@@ -50,6 +50,9 @@ class FakeSocket extends EventEmitter {
 
 /** A response as the gate sees it: its request (for the socket) and a 'finish' event. */
 class FakeResponse extends EventEmitter {
+  /** The status and head it was answered with without the listener (a refusal), if any. */
+  refusedWith: { status: number; head: readonly string[]; ended: boolean } | undefined;
+
   constructor(readonly req: FakeRequest) {
     super();
   }
@@ -57,6 +60,16 @@ class FakeResponse extends EventEmitter {
   /** The answer is written: what Node's ServerResponse emits last. */
   finish(): void {
     this.emit('finish');
+  }
+
+  writeHead(status: number, head: readonly string[]): this {
+    this.refusedWith = { status, head, ended: false };
+    return this;
+  }
+
+  end(): this {
+    this.refusedWith!.ended = true;
+    return this;
   }
 }
 
@@ -101,42 +114,51 @@ describe('boundPipelining', () => {
     assert.equal(MAX_WAITING_PER_CONNECTION, WAITING);
   });
 
-  it('admits 16 running and 32 waiting; past them it runs nothing more, and shuts the connection once the 48 are answered', () => {
-    const { dispatched, send } = gated();
+  it('admits 16 running and 32 waiting; refuses every later request of the read with a bare 503, and shuts the connection once all are answered', async () => {
+    const { dispatched, send, responses } = gated();
     const socket = new FakeSocket();
     send(socket, BOUND + WAITING + 1000);
     assert.equal(dispatched.length, BOUND);
-    // Every admitted answer finishes: the 48 admitted run, in order, no other.
-    for (let i = 0; i < dispatched.length; i++) {
-      assert.equal(socket.ended, false, `shut before answer ${i + 1} finished`);
-      dispatched[i]!.res.finish();
-    }
+    assert.ok(responses.every((res) => res.refusedWith === undefined), 'refused once Node has parsed the whole read');
+    await Promise.resolve().then(() => new Promise((resolve) => process.nextTick(resolve)));
+    const refused = responses.slice(BOUND + WAITING);
+    assert.ok(refused.every((res) => res.refusedWith?.status === 503 && res.refusedWith.ended), 'every request past the 48th is refused');
+    assert.deepEqual(refused[0]!.refusedWith!.head, ['content-length', '0', 'retry-after', '1']);
+    assert.ok(responses.slice(0, BOUND + WAITING).every((res) => res.refusedWith === undefined));
+    // The admitted answers finish: the 48 admitted run, in order, no other; then the refusals go out.
+    for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
     assert.deepEqual(dispatched.map((d) => d.n), Array.from({ length: BOUND + WAITING }, (_, i) => i + 1));
-    assert.equal(socket.ended, true, 'the write side is shut after the 48th answer');
+    assert.equal(socket.ended, false, 'the refusals are not out yet');
+    refused.forEach((res) => res.finish());
+    assert.equal(socket.ended, true, 'the write side is shut after the last answer');
     assert.equal(socket.resumes, 0, 'and the connection is not read again');
     assert.equal(socket.destroyed, false, 'it lingers before it is destroyed');
   });
 
   it('destroys a shut connection once it lingered LINGER_MS, not before', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
-    const { dispatched, send } = gated({ inFlight: 2, waiting: 3 });
+    const { dispatched, send, responses } = gated({ inFlight: 2, waiting: 3 });
     const socket = new FakeSocket();
     send(socket, 6);
-    for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
-    assert.equal(dispatched.length, 5);
-    assert.equal(socket.ended, true);
-    t.mock.timers.tick(LINGER_MS - 1);
-    assert.equal(socket.destroyed, false);
-    t.mock.timers.tick(1);
-    assert.equal(socket.destroyed, true);
+    return new Promise<void>((resolve) => process.nextTick(resolve)).then(() => {
+      for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
+      responses[5]!.finish();
+      assert.equal(dispatched.length, 5);
+      assert.equal(socket.ended, true);
+      t.mock.timers.tick(LINGER_MS - 1);
+      assert.equal(socket.destroyed, false);
+      t.mock.timers.tick(1);
+      assert.equal(socket.destroyed, true);
+    });
   });
 
-  it('keeps a connection within the bounds open: 16 running and 32 waiting, all answered, none shut', () => {
-    const { dispatched, send } = gated();
+  it('keeps a connection within the bounds open: 16 running and 32 waiting, all answered, none refused or shut', () => {
+    const { dispatched, send, responses } = gated();
     const socket = new FakeSocket();
     send(socket, BOUND + WAITING);
     for (let i = 0; i < dispatched.length; i++) dispatched[i]!.res.finish();
     assert.equal(dispatched.length, BOUND + WAITING);
+    assert.ok(responses.every((res) => res.refusedWith === undefined));
     assert.equal(socket.ended, false);
     assert.equal(socket.paused, false, 'reading resumes');
   });

@@ -189,9 +189,9 @@ describe('a pipelined request with Expect: 100-continue (found by the fuzz tier)
     });
   }
 
-  it('frames 100 such requests pipelined in one packet: each answer a 100, a head, exactly its body', async () => {
+  it('frames 48 such requests pipelined in one packet (all that one connection may have waiting): each answer a 100, a head, exactly its body', async () => {
     const one = 'GET / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n';
-    const c = await converse(service.url, `${one.repeat(99)}${one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`);
+    const c = await converse(service.url, `${one.repeat(47)}${one.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}`);
     await c.closed;
     let rest = Buffer.from(c.received(), 'latin1');
     let answers = 0;
@@ -205,6 +205,6 @@ describe('a pipelined request with Expect: 100-continue (found by the fuzz tier)
       rest = rest.subarray(headEnd + length);
       answers++;
     }
-    assert.equal(answers, 100);
+    assert.equal(answers, 48);
   });
 });

@@ -6,9 +6,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from '../util/node-http.js';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { listen } from '../http/index.js';
 import type { ReadinessReport } from './readiness.js';
+import { ADMIN_ANSWER_MS, ADMIN_KEEP_ALIVE_MS, AdminConnections } from './admin-connections.js';
 
 /** What the listener serves; its owner (a single process or the cluster primary) provides it. */
 export interface AdminSources {
@@ -29,20 +30,27 @@ export interface AdminListener {
 /** The paths served; every one answers GET and HEAD only. */
 export const ADMIN_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 const ALLOW = 'GET, HEAD';
-/** Operators' probes are few: a bound keeps a stray scanner from holding sockets. */
-const MAX_ADMIN_CONNECTIONS = 64;
-const ADMIN_TIMEOUT_MS = 10_000;
 
-/** Starts the listener; rejects (with a message naming ADMIN_PORT or ADMIN_HOST) when it cannot listen. */
-export async function startAdminListener(host: string, port: number, sources: AdminSources): Promise<AdminListener> {
-  const server = createServer({ headersTimeout: ADMIN_TIMEOUT_MS, requestTimeout: ADMIN_TIMEOUT_MS }, (req, res) => {
+/**
+ * Starts the listener; rejects (with a message naming ADMIN_PORT or ADMIN_HOST) when it cannot
+ * listen. `connections` keeps its slots free for probes (`admin-connections.ts`).
+ */
+export async function startAdminListener(
+  host: string,
+  port: number,
+  sources: AdminSources,
+  connections = new AdminConnections<Socket>(),
+): Promise<AdminListener> {
+  // Node's own timeouts stay as a backstop; the connections' rules close sooner.
+  const timeouts = { headersTimeout: ADMIN_ANSWER_MS, requestTimeout: ADMIN_ANSWER_MS, keepAliveTimeout: ADMIN_KEEP_ALIVE_MS };
+  const server = createServer(timeouts, (req, res) => {
     answer(req, res, sources).catch((err: unknown) => {
       // A page that cannot be built is the operator's to see, on the probe itself.
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${err instanceof Error ? err.message : String(err)}\n`);
       else res.destroy();
     });
   });
-  server.maxConnections = MAX_ADMIN_CONNECTIONS;
+  watchConnections(server, connections);
   try {
     await listen(server, host, port);
   } catch (err) {
@@ -59,6 +67,18 @@ export async function startAdminListener(host: string, port: number, sources: Ad
         server.closeAllConnections();
       }),
   };
+}
+
+/** Tells `connections` of each connection, each request and each answer's end on `server`. */
+function watchConnections(server: Server, connections: AdminConnections<Socket>): void {
+  server.on('connection', (socket: Socket) => {
+    if (connections.admit(socket)) socket.once('close', () => connections.closed(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const { socket } = req;
+    connections.requestStarted(socket);
+    res.once('close', () => connections.requestEnded(socket));
+  });
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, sources: AdminSources): Promise<void> {

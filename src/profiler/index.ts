@@ -4,12 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FALLBACK_CONTROLLER, type AppObserver } from '../app/index.js';
-import { type Config, createSecretMasker, mapEveryString } from '../config/index.js';
+import { type Config, createSecretMasker } from '../config/index.js';
 import type { RequestContext } from '../http/index.js';
 import type { ProblemDocument, SourceLink } from '../core/index.js';
-import { MAX_PROFILE_BYTES, ProfileBudget, RESPONSE_HEADERS_BYTES, notKeptMarker } from './kept.js';
 import { linkToPrimary, type PrimaryLink } from './primary-link.js';
 import { ProfileStore, newToken, type LogRecord, type Profile } from './profile.js';
+import { ProfileRecording } from './recording.js';
 import { createProfilerRoutes, PROFILER_PREFIX, sourceLinkFor } from './routes.js';
 import { createStackMapper } from './source-maps.js';
 
@@ -18,17 +18,10 @@ export { FileCannotBeOpened, PROFILER_PREFIX, TokenNotFound } from './routes.js'
 /** The dev profiler: an observer of the app, with pages of its own. */
 export type Profiler = AppObserver;
 
-/** A profile being recorded: what it may still keep, and how many log lines it could not. */
-interface Recording {
-  readonly profile: Profile;
-  readonly budget: ProfileBudget;
-  logsNotKept: number;
-}
-
 /** The profiles of a request in progress: its own and, when the fallback answers it, the fallback's. */
 interface RequestRecordings {
-  main: Recording;
-  fallback?: Recording;
+  main: ProfileRecording;
+  fallback?: ProfileRecording;
 }
 
 export function createProfiler(config: Config, clock: () => number): Profiler {
@@ -84,24 +77,24 @@ class RequestProfiler implements Profiler {
       this.#recordingsOf.set(ctx, recordings);
     }
     if (!recordings) return;
-    const attributes = this.#maskedAttributes({ ...ctx.attributes, _controller: controller });
-    recordings.main.profile.attributes = attributes;
-    if (recordings.fallback) recordings.fallback.profile.attributes = attributes;
+    const attributes = { ...ctx.attributes, _controller: controller };
+    recordings.main.keepAttributes(attributes);
+    recordings.fallback?.keepAttributes(attributes);
   }
 
   logged(ctx: RequestContext, channel: string, level: LogRecord['level'], message: string): void {
     const recordings = this.#recordingsOf.get(ctx);
     if (!recordings) return;
     const at = this.#parts.clock();
-    keepLog(recordings.main, at, channel, level, message);
-    if (recordings.fallback) keepLog(recordings.fallback, at, channel, level, message);
+    recordings.main.keepLog(at, channel, level, message);
+    recordings.fallback?.keepLog(at, channel, level, message);
   }
 
   problem(ctx: RequestContext, doc: ProblemDocument, stack: string | undefined): void {
     const recordings = this.#recordingsOf.get(ctx);
     if (!recordings) return;
-    keepProblem(recordings.main, doc, stack);
-    if (recordings.fallback) keepProblem(recordings.fallback, doc, stack);
+    recordings.main.keepProblem(doc, stack);
+    recordings.fallback?.keepProblem(doc, stack);
   }
 
   pageLinks(ctx: RequestContext): ReturnType<Profiler['pageLinks']> {
@@ -111,7 +104,7 @@ class RequestProfiler implements Profiler {
   }
 
   /** Starts the main profile of a request and sets its debug headers. */
-  #beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): Recording {
+  #beginMain(ctx: RequestContext, req: IncomingMessage, res: ServerResponse): ProfileRecording {
     const main = this.#create(ctx, req.headers, undefined);
     res.setHeader('x-debug-token', main.profile.token);
     res.setHeader('x-debug-token-link', linkFor(ctx, main.profile.token));
@@ -120,7 +113,7 @@ class RequestProfiler implements Profiler {
   }
 
   /** Starts the fallback handler's sub-request profile under `main`. */
-  #beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): Recording {
+  #beginFallback(main: Profile, ctx: RequestContext, res: ServerResponse): ProfileRecording {
     const sub = this.#create(ctx, {}, main.token);
     main.children.push(sub.profile.token);
     res.setHeader('x-previous-debug-token', sub.profile.token);
@@ -128,81 +121,22 @@ class RequestProfiler implements Profiler {
     return sub;
   }
 
-  #create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): Recording {
+  #create(ctx: RequestContext, headers: IncomingMessage['headers'], parentToken: string | undefined): ProfileRecording {
     const { profiles, mask } = this.#parts;
-    const budget = new ProfileBudget(mask, MAX_PROFILE_BYTES - RESPONSE_HEADERS_BYTES);
     const token = newToken((t) => profiles.has(t));
-    // A copy, refreshed when routing decides (the zone) and who answers (`_controller`).
-    const profile = newProfile(token, parentToken, ctx, headers, budget, this.#maskedAttributes({ ...ctx.attributes }));
-    profiles.add(profile);
-    return { profile, budget, logsNotKept: 0 };
+    const recording = new ProfileRecording({ token, parentToken, ctx, headers, mask });
+    profiles.add(recording.profile);
+    return recording;
   }
 
   /** Completes the profile when the response closes, and hands it to the primary if there is one. */
-  #finishOn(res: ServerResponse, { profile }: Recording, startedAt: number): void {
-    const { clock, mask, primary } = this.#parts;
+  #finishOn(res: ServerResponse, recording: ProfileRecording, startedAt: number): void {
+    const { clock, primary } = this.#parts;
     res.once('close', () => {
-      profile.status = res.headersSent ? res.statusCode : undefined;
-      profile.durationMs = clock() - startedAt;
-      profile.responseHeaders = new ProfileBudget(mask, RESPONSE_HEADERS_BYTES).headers(res.getHeaders());
-      primary?.keep(profile);
+      recording.finish(res.headersSent ? res.statusCode : undefined, clock() - startedAt, res.getHeaders());
+      primary?.keep(recording.profile);
     });
   }
-
-  /** A copy of attributes, the service's own bounded values (route ids, Node's methods): masked, not charged. */
-  #maskedAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
-    return mapEveryString(attributes, this.#parts.mask) as Record<string, unknown>;
-  }
-}
-
-/** A new profile of a request, its client's texts charged to `budget`; the response's fields are filled in later. */
-function newProfile(
-  token: string,
-  parentToken: string | undefined,
-  ctx: RequestContext,
-  headers: IncomingMessage['headers'],
-  budget: ProfileBudget,
-  attributes: Record<string, unknown>,
-): Profile {
-  return {
-    token,
-    parentToken,
-    children: [],
-    time: ctx.receivedAt,
-    requestId: ctx.requestId,
-    method: budget.text(ctx.method),
-    originalMethod: ctx.originalMethod,
-    rawPath: budget.text(ctx.rawPath),
-    target: budget.text(ctx.target),
-    clientIp: ctx.clientIp,
-    requestHeaders: budget.headers(headers),
-    responseHeaders: [],
-    attributes,
-    status: undefined,
-    durationMs: undefined,
-    logs: [],
-    problem: undefined,
-    stack: undefined,
-  };
-}
-
-/** Keeps a log line, or once the budget is spent, counts it in one marker line at the end. */
-function keepLog(recording: Recording, at: number, channel: string, level: LogRecord['level'], message: string): void {
-  const { profile, budget } = recording;
-  if (!budget.spent) {
-    profile.logs.push({ at, channel, level, message: budget.text(message) });
-    return;
-  }
-  if (recording.logsNotKept > 0) profile.logs.pop();
-  recording.logsNotKept++;
-  profile.logs.push({ at, channel: 'profiler', level: 'NOTICE', message: notKeptMarker(recording.logsNotKept) });
-}
-
-/** Keeps the problem a request was answered with. */
-function keepProblem({ profile, budget }: Recording, doc: ProblemDocument, stack: string | undefined): void {
-  // Every member at any depth (a 422's `errors[].pointer`) is masked and charged.
-  profile.problem = budget.value(doc) as ProblemDocument;
-  profile.stack = stack === undefined ? undefined : budget.text(stack);
 }
 
 const linkFor = (ctx: RequestContext, token: string) => `${ctx.baseUrl}${PROFILER_PREFIX}${token}`;

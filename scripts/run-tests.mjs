@@ -23,7 +23,7 @@ const PROCESS_TESTS = [
 ];
 const SOCKET_TESTS = [
   'test/server.test.ts', 'test/http/server-framing.test.ts', 'test/http/server-connections.test.ts', 'test/http/server-client-errors.test.ts',
-  'test/http/server-pipelining.test.ts', 'test/static/fairness.test.ts', 'test/static/framing.test.ts',
+  'test/http/server-pipelining.test.ts', 'test/ops/admin-listener-timeouts.test.ts', 'test/static/fairness.test.ts', 'test/static/framing.test.ts',
 ];
 const TIERS = ['unit', 'process', 'sockets', 'e2e', 'fuzz'];
 

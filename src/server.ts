@@ -4,9 +4,9 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
 import { createServer } from './util/node-http.js';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createApp } from './app/index.js';
 import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody } from './http/index.js';
@@ -86,6 +86,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const outcomes = operability.outcomes;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch, newRequestId });
   const { server, badRequests } = createHttpServer(app, config, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, logger, outcomes, () => draining);
+  // Watched from before it listens: the stop closes the idle ones itself.
+  const connections = watchConnections(server);
   const admin = await listenWith(server, config, posterApi, operability);
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
@@ -94,7 +96,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     draining = true;
     // Still serving, every answer closing its connection, while balancers see /readyz fail.
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
-    await stopGracefully(server, logger, badRequests);
+    await stopGracefully(server, connections, logger, badRequests);
     await Promise.all([posterApi?.close(), operability.flush(), operability.close()]);
   };
   return {
@@ -186,23 +188,100 @@ function isFileLogger(logger: Logger): logger is FileLogger {
 
 
 /**
- * Stops accepting and closes idle connections at once (a FIN, not a reset); every answer from
- * now on says `Connection: close`, so busy connections close as their answer ends.
+ * How long a connection must stay quiet during a stop (no answer under way, no byte moving) before
+ * it is closed. A keep-alive client may have sent its next request as the stop began; that
+ * request is answered, with `Connection: close`, instead of meeting a closed connection.
  */
-async function stopGracefully(server: Server, logger: Logger, badRequests: ThrottledLog): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  // Connections that finish their request while we wait are closed as soon as they go idle.
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+const STOP_QUIET_MS = 1_000;
+/** Checks per STOP_QUIET_MS: a connection closes between STOP_QUIET_MS and 1¼ of it after its last byte. */
+const QUIET_CHECKS = 4;
+
+/** A server socket with the response Node is writing on it, if any. */
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/** The server's open connections, each removed as it closes: the stop closes the idle ones itself. */
+function watchConnections(server: Server): ReadonlySet<ServerSocket> {
+  const open = new Set<ServerSocket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  return open;
+}
+
+/**
+ * Stops accepting; every answer from now on says `Connection: close`, so busy connections close
+ * as their answer ends, and quiet ones are closed by `closeWhenQuiet`. Whatever is still open
+ * after STOP_GRACE_MS is cut.
+ */
+async function stopGracefully(server: Server, connections: ReadonlySet<ServerSocket>, logger: Logger, badRequests: ThrottledLog): Promise<void> {
+  const closed = closeListener(server);
+  const stopSweep = closeWhenQuiet(connections);
   const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), STOP_GRACE_MS).unref());
   if ((await Promise.race([closed, deadline])) === 'late') {
     logger.log('app', 'WARNING', `Stopped with requests still in flight after ${STOP_GRACE_MS / 1000} s`);
     server.closeAllConnections();
     await closed;
   }
-  clearInterval(sweep);
+  stopSweep();
   badRequests.flush();
   await logger.flush();
+}
+
+/**
+ * Closes the listener; resolves once every connection has closed too. http.Server's close()
+ * first destroys each connection Node counts idle, and Node counts one idle while its client's
+ * next request waits unread in the kernel (on a busy machine, most of them): a socket closed
+ * with bytes unread sends a reset, and the request is lost. That step is skipped for this call.
+ */
+function closeListener(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeIdleConnections = () => {};
+    try {
+      server.close(() => resolve());
+    } finally {
+      Reflect.deleteProperty(server, 'closeIdleConnections');
+    }
+  });
+}
+
+/**
+ * Closes each connection once it has been quiet for STOP_QUIET_MS, with a FIN and reading on:
+ * a request that crosses the FIN is read, not met by a reset, and the client, seeing the FIN,
+ * closes its side. One whose client has not done so after as long again is destroyed. Returns
+ * the function that stops the sweep.
+ */
+function closeWhenQuiet(connections: ReadonlySet<ServerSocket>): () => void {
+  // Per connection: bytes moved at the last check, quiet checks since, whether the stop ended it.
+  const seen = new Map<ServerSocket, { bytes: number; checks: number; ended: boolean }>();
+  const movedBytes = (socket: ServerSocket) => socket.bytesRead + (socket.bytesWritten ?? 0);
+  // An answer under way, or Node closing the connection after its last answer.
+  const busy = (socket: ServerSocket) => socket._httpMessage != null || (socket.writableEnded && !seen.get(socket)?.ended);
+  const closeIfStillQuiet = (socket: ServerSocket) => {
+    const last = seen.get(socket)!;
+    if (socket.destroyed || movedBytes(socket) !== last.bytes || busy(socket)) return;
+    last.checks = 0;
+    if (last.ended) socket.destroy();
+    else {
+      last.ended = true;
+      socket.end();
+    }
+  };
+  const check = () => {
+    const quiet: ServerSocket[] = [];
+    for (const socket of connections) {
+      const bytes = movedBytes(socket);
+      const last = seen.get(socket);
+      if (last === undefined || bytes !== last.bytes || busy(socket)) seen.set(socket, { bytes, checks: 0, ended: last?.ended ?? false });
+      else if (++last.checks >= QUIET_CHECKS) quiet.push(socket);
+    }
+    // Timers run before the event loop reads its sockets: bytes that arrived while the loop was
+    // busy are read first (a request makes its connection busy), and only then is one closed.
+    if (quiet.length > 0) setImmediate(() => quiet.forEach(closeIfStillQuiet));
+  };
+  check();
+  const sweep = setInterval(check, STOP_QUIET_MS / QUIET_CHECKS);
+  return () => clearInterval(sweep);
 }
 
 /** The settings of the environment; on a bad one, its line on stderr and exit 1. */

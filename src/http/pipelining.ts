@@ -13,7 +13,9 @@
  *
  * A connection that pipelines past the waiting bound is refused the rest: every request Node
  * parsed after the admitted ones gets a bare 503 with `Retry-After` (no listener runs for it),
- * and once those are out the connection is shut and closed (LINGER_MS). The client resends the
+ * and once those are out the connection is shut (the client reads to the end of the answers,
+ * then sees it closed) and left to the stall sweep (`connections.ts`), which closes it once
+ * nothing moves on it, however slowly its client reads. The client resends the
  * refused requests, on a new connection, as HTTP/1.1 lets it (RFC 9112 9.3.2, 9.6). Answering
  * them costs Node less than the alternative, closing with them pending: Node then aborts each
  * with an error and its stack, and keeps them all in memory until it does. No answer says
@@ -37,14 +39,6 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 16;
  */
 export const MAX_WAITING_PER_CONNECTION = 32;
 
-/**
- * How long a connection closed for pipelining past the bound stays open, its write side shut
- * (the client sees the end of the answers) and its unread requests left unread, before it is
- * destroyed: closing at once, with requests unread, makes the system reset the connection, and
- * a reset can make the client lose answers it has been sent but not yet read.
- */
-export const LINGER_MS = 1_000;
-
 /** The head of the answer to a request refused past the bound: no body, and when to retry. */
 const REFUSED_HEAD: readonly string[] = Object.freeze(['content-length', '0', 'retry-after', '1']);
 
@@ -64,7 +58,6 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
   readonly #socket: Socket;
   readonly #limit: number;
   readonly #maxWaiting: number;
-  readonly #lingerMs: number;
   readonly #listener: Listener<Req, Res>;
   readonly #onAnswered: (this: Res) => void;
 
@@ -72,7 +65,6 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     this.#socket = socket;
     this.#limit = bounds.inFlight;
     this.#maxWaiting = bounds.waiting;
-    this.#lingerMs = bounds.lingerMs;
     this.#listener = listener;
     this.#onAnswered = onAnswered;
     // Node resumes a socket it paused itself once its answers drain, and reading a request body
@@ -115,7 +107,7 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     const refused = this.#refused;
     this.#refused = [];
     if (this.#socket.destroyed) return;
-    refused[refused.length - 1]!.once('finish', () => this.#lingerThenClose());
+    refused[refused.length - 1]!.once('finish', () => this.#socket.end());
     for (const res of refused) {
       res.writeHead(503, REFUSED_HEAD as string[]);
       res.end();
@@ -141,18 +133,6 @@ class ConnectionGate<Req extends IncomingMessage, Res extends ServerResponse> {
     } else if (this.#holding && this.#running < this.#limit && !this.#closing) {
       this.#release();
     }
-  }
-
-  /**
-   * Every request is answered: the write side is shut once the answers are out, and the
-   * connection is destroyed LINGER_MS later, or as soon as the client closes it.
-   */
-  #lingerThenClose(): void {
-    const socket = this.#socket;
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), this.#lingerMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
   }
 
   #run(req: Req, res: Res): void {
@@ -191,11 +171,9 @@ export interface PipelineBounds {
   readonly inFlight: number;
   /** Requests parsed and waiting for their turn (MAX_WAITING_PER_CONNECTION). */
   readonly waiting: number;
-  /** How long a connection closed past the bound lingers (LINGER_MS). */
-  readonly lingerMs: number;
 }
 
-const DEFAULT_BOUNDS: Readonly<PipelineBounds> = { inFlight: MAX_IN_FLIGHT_PER_CONNECTION, waiting: MAX_WAITING_PER_CONNECTION, lingerMs: LINGER_MS };
+const DEFAULT_BOUNDS: Readonly<PipelineBounds> = { inFlight: MAX_IN_FLIGHT_PER_CONNECTION, waiting: MAX_WAITING_PER_CONNECTION };
 
 /**
  * Wraps a request listener so that each connection runs at most `bounds.inFlight` requests at
@@ -206,7 +184,7 @@ export function boundPipelining<Req extends IncomingMessage, Res extends ServerR
   listener: Listener<Req, Res>,
   bounds: Partial<PipelineBounds> = {},
 ): Listener<Req, Res> {
-  const { inFlight, waiting, lingerMs } = { ...DEFAULT_BOUNDS, ...bounds };
+  const { inFlight, waiting } = { ...DEFAULT_BOUNDS, ...bounds };
   if (!Number.isInteger(inFlight) || inFlight < 1) throw new TypeError(`inFlight must be a positive integer, got ${inFlight}`);
   if (!Number.isInteger(waiting) || waiting < 1) throw new TypeError(`waiting must be a positive integer, got ${waiting}`);
   const gates = new WeakMap<Socket, ConnectionGate<Req, Res>>();
@@ -217,7 +195,7 @@ export function boundPipelining<Req extends IncomingMessage, Res extends ServerR
     const socket = req.socket;
     let gate = gates.get(socket);
     if (gate === undefined) {
-      gate = new ConnectionGate(socket, { inFlight, waiting, lingerMs }, listener, onAnswered);
+      gate = new ConnectionGate(socket, { inFlight, waiting }, listener, onAnswered);
       gates.set(socket, gate);
     }
     gate.admit(req, res);

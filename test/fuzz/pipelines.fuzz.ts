@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { samplePeak, timeGetRoot, usageOf } from '../helpers/process-usage.js';
 import { parseResponseStream, type ParsedStream } from './response-stream.js';
 import { parseSeed, Random } from './rng.js';
-import { startFuzzService } from './service.js';
+import { startFuzzService, type FuzzService } from './service.js';
 
 const SEED = parseSeed(process.env.FUZZ_SEED);
 const CASES = Number(process.env.FUZZ_PIPELINES ?? 6);
@@ -186,15 +186,20 @@ async function warmUp(port: number): Promise<void> {
   }
 }
 
+/** The program in prod, stopped after the test, warmed up; with its process id, to measure it. */
+async function startWarmService(): Promise<{ service: FuzzService; pid: number }> {
+  const service = await startFuzzService('prod', SEED, [], PROGRAM_NODE_ARGS);
+  after(async () => {
+    service.program.child.kill('SIGTERM');
+    await service.program.exited;
+  });
+  await warmUp(service.port);
+  return { service, pid: service.program.child.pid! };
+}
+
 describe('HTTP fuzz: deep pipelines', () => {
   it(`answers the pipelined requests it admits in order at a bounded cost, then closes (seed ${SEED})`, { timeout: (CASES + 2) * 90_000 }, async () => {
-    const service = await startFuzzService('prod', SEED, [], PROGRAM_NODE_ARGS);
-    after(async () => {
-      service.program.child.kill('SIGTERM');
-      await service.program.exited;
-    });
-    const pid = service.program.child.pid!;
-    await warmUp(service.port);
+    const { service, pid } = await startWarmService();
     const failures: string[] = [];
     for (let index = 0; index < CASES; index++) {
       if (ONLY_CASE !== undefined && index !== ONLY_CASE) continue;
@@ -238,13 +243,7 @@ describe('HTTP fuzz: deep pipelines', () => {
   });
 
   it(`keeps the GET / of another client prompt while hundreds of connections pipeline and read nothing or a trickle (seed ${SEED})`, { timeout: 120_000 }, async () => {
-    const service = await startFuzzService('prod', SEED, [], PROGRAM_NODE_ARGS);
-    after(async () => {
-      service.program.child.kill('SIGTERM');
-      await service.program.exited;
-    });
-    const pid = service.program.child.pid!;
-    await warmUp(service.port);
+    const { service, pid } = await startWarmService();
     const r = new Random(SEED, -3);
     const base = usageOf(pid);
     const peak = samplePeak(pid);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What an installed package needs to work: the library, the service, both commands. */
-const REQUIRED = ['dist/index.js', 'dist/index.d.ts', 'dist/server.js', 'dist/cli/jwt.js', 'dist/cli/poster.js', 'bin/jwt.mjs', 'bin/poster.mjs', 'assets/fonts/DejaVuSans.ttf'];
+const REQUIRED = ['dist/index.js', 'dist/index.d.ts', 'dist/server.js', 'dist/cli/jwt.js', 'dist/cli/poster.js', 'bin/jwt.mjs', 'bin/poster.mjs', 'bin/problem-service.mjs', 'assets/fonts/DejaVuSans.ttf'];
 
 function fail(message) {
   console.error(`pack: ${message}`);

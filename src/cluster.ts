@@ -82,6 +82,10 @@ class ClusterPrimary {
     cluster.on('exit', (worker, code, signal) => this.#exited(worker, code, signal));
     process.once('SIGTERM', () => this.#stop());
     process.once('SIGINT', () => this.#stop());
+    // Each worker serves its own TLS listener: each reloads the certificate.
+    process.on('SIGHUP', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+    });
     for (let i = 0; i < this.#config.workers; i++) this.#fork();
   }
 

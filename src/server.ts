@@ -4,15 +4,21 @@
  * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
+import { Http2ServerResponse, type Http2ServerRequest, type ServerHttp2Session } from 'node:http2';
+import type { Server as HttpsServer } from 'node:https';
 import { createServer } from './util/node-http.js';
 import type { AddressInfo, Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createApp } from './app/index.js';
-import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody } from './http/index.js';
+import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody, addToEveryAnswer, createSecureServer, closeSessions, secureContextOptions, startRedirectListener } from './http/index.js';
+import { type CredentialReloader, readTlsCredentials, type TlsCredentials, type TlsFiles, watchTlsCredentials } from './tls/index.js';
 import type { ListeningMessage } from './cluster.js';
 import { isMainModule } from './util/main-module.js';
-import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { ConfigError, loadConfig, type Config, type TlsSettings } from './config/index.js';
+
+/** The app, called by node:http2's compat API with its own request and response. */
+type Http2Listener = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
 import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
 import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
 import type { PosterService } from './poster/index.js';
@@ -51,7 +57,11 @@ export interface RunningServer {
   readonly url: string;
   /** The operator's listener (`http://127.0.0.1:9100`), when ADMIN_PORT is set and this process serves it. */
   readonly adminUrl: string | undefined;
+  /** The plain-HTTP listener that redirects to HTTPS (`http://127.0.0.1:8080`), when REDIRECT_PORT is set. */
+  readonly redirectUrl: string | undefined;
   readonly logger: Logger;
+  /** Reads TLS_CERT and TLS_KEY again (SIGHUP); whether a new pair is now served. */
+  reloadCertificate(): boolean;
   /**
    * Fails readiness and serves on for DRAIN_SECONDS, then stops accepting, lets requests in
    * flight finish (at most STOP_GRACE_MS), flushes the logs.
@@ -85,25 +95,41 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const outcomes = operability.outcomes;
   const app = createApp({ config, logger, clock: options.clock, serviceDocument, routes: posterApi?.routes ?? [], observer, watch: outcomes?.watch, newRequestId });
-  const { server, badRequests } = createHttpServer(app, config, { ...DEFAULT_TIMEOUTS, ...options.timeouts }, logger, outcomes, () => draining);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const tls = config.tls && openTls(config.tls, config.secrets.TLS_KEY_PASSPHRASE, logger, say);
+  const { server, badRequests, sessions } = createHttpServer(app, config, timeouts, logger, outcomes, () => draining, tls?.credentials);
   // Watched from before it listens: the stop closes the idle ones itself.
-  const connections = watchConnections(server);
+  const connections = watchConnections(server, tls !== undefined);
   const admin = await listenWith(server, config, posterApi, operability);
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const reloader = tls && watchTls(tls, server as HttpsServer, logger);
+  const redirect = config.tls?.redirectPort === undefined ? undefined : await startRedirectListener(
+    config.host, config.tls.redirectPort, { httpsPort: port, baseUrl: config.baseUrl, trustedHosts: config.trustedHosts }, timeouts,
+  ).catch(async (err: unknown) => {
+    await new Promise((resolve) => server.close(resolve));
+    await Promise.all([posterApi?.close(), operability.close()]);
+    throw err;
+  });
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     draining = true;
     // Still serving, every answer closing its connection, while balancers see /readyz fail.
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+    reloader?.close();
+    redirect?.server.close();
+    redirect?.server.closeAllConnections();
+    closeSessions(sessions);
     await stopGracefully(server, connections, logger, badRequests);
     await Promise.all([posterApi?.close(), operability.flush(), operability.close()]);
   };
   return {
     server,
-    url: `http://${host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${port}`,
     adminUrl: admin?.url,
+    redirectUrl: redirect?.url,
     logger,
+    reloadCertificate: () => reloader?.reload('SIGHUP') ?? false,
     stop: () => (stopping ??= stop()),
   };
 }
@@ -121,14 +147,21 @@ function openServiceDocument(config: Config, clock: (() => number) | undefined):
  */
 function createHttpServer(
   app: RequestListener, config: Config, timeouts: ConnectionTimeouts, logger: Logger,
-  outcomes: Operability['outcomes'], draining: () => boolean,
-): { server: Server; badRequests: ThrottledLog } {
-  const Response = createResponseClass({ draining });
-  const server = createServer<typeof CountedRequest, typeof Response>(
-    // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
-    { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response },
-    boundPipelining(app),
-  );
+  outcomes: Operability['outcomes'], draining: () => boolean, credentials: TlsCredentials | undefined,
+): { server: Server; badRequests: ThrottledLog; sessions: ReadonlySet<ServerHttp2Session> } {
+  const hsts = config.tls && config.tls.hstsMaxAge > 0 ? ['strict-transport-security', `max-age=${config.tls.hstsMaxAge}`] : [];
+  const Response = addToEveryAnswer(createResponseClass({ draining }), hsts);
+  // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
+  const http1 = { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response };
+  const secure = config.tls && credentials && createSecureServer({
+    // Node's types tie the classes' generic parameters together; these are the plain listener's.
+    http1: http1 as ServerOptions,
+    http1Listener: boundPipelining(app),
+    credentials: { cert: credentials.cert, key: credentials.key },
+    // The compat API of node:http2 answers with the calls the app makes of a node:http response.
+    http2: config.tls.http2 ? { listener: app as unknown as Http2Listener, Response: addToEveryAnswer(class extends Http2ServerResponse {}, hsts), idleMs: timeouts.idleMs } : undefined,
+  });
+  const server: Server = secure?.server ?? createServer<typeof CountedRequest, typeof Response>(http1, boundPipelining(app));
   applyConnectionRules(server, config.maxConnections, timeouts);
   server.on('connect', answerConnectWith(app, Response));
   // Node's own 417 for an Expect other than 100-continue would bypass the closing rules.
@@ -138,7 +171,7 @@ function createHttpServer(
   });
   const badRequests = createThrottledLog((line) => logger.log('request', 'ERROR', line));
   server.on('clientError', createClientErrorHandler(badRequests, outcomes && ((peer, status) => outcomes.refused({ peer, status, receivedAt: Date.now() }))));
-  return { server, badRequests };
+  return { server, badRequests, sessions: secure?.sessions ?? new Set() };
 }
 
 /**
@@ -181,6 +214,37 @@ async function loadPosterService(
   return createPosterService({ config, clock, say, logger, renderPool });
 }
 
+/** The certificate and key TLS_CERT and TLS_KEY name, read and checked. */
+interface OpenTls {
+  readonly files: TlsFiles;
+  readonly credentials: TlsCredentials;
+}
+
+/**
+ * Reads the pair the settings named (the settings check read it once already; a pair broken
+ * since then stops the start); a certificate that expires soon is a warning, logged and said.
+ */
+function openTls(settings: TlsSettings, passphrase: string, logger: Logger, say: (line: string) => void): OpenTls {
+  const files = { certPath: settings.certPath, keyPath: settings.keyPath, passphrase };
+  const read = readTlsCredentials(files, Date.now());
+  if (!read.ok) throw new Error(read.problems.map((problem: { setting: string; message: string }) => `${problem.setting} ${problem.message}`).join('; '));
+  for (const warning of read.warnings) {
+    logger.log('app', 'WARNING', warning);
+    say(`warning: ${warning}`);
+  }
+  return { files, credentials: read.credentials };
+}
+
+/** Serves a renewed pair from the next handshake on, read on SIGHUP and when the files change. */
+function watchTls(tls: OpenTls, server: HttpsServer, logger: Logger): CredentialReloader {
+  return watchTlsCredentials({
+    files: tls.files,
+    current: tls.credentials,
+    apply: (credentials) => server.setSecureContext(secureContextOptions(credentials)),
+    log: (level, line) => logger.log('app', level, line),
+  });
+}
+
 /** Whether the logger is a file sink, which counts its lines (tests log to memory). */
 function isFileLogger(logger: Logger): logger is FileLogger {
   return typeof (logger as Partial<FileLogger>).lineCounts === 'function';
@@ -199,10 +263,15 @@ const QUIET_CHECKS = 4;
 /** A server socket with the response Node is writing on it, if any. */
 type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
 
-/** The server's open connections, each removed as it closes: the stop closes the idle ones itself. */
-function watchConnections(server: Server): ReadonlySet<ServerSocket> {
+/**
+ * The server's open HTTP/1.1 connections, each removed as it closes: the stop closes the idle
+ * ones itself. Over TLS, the connection Node's HTTP/1.1 code writes on is the TLS socket, known
+ * once its handshake is done; an h2 connection is its session's to close.
+ */
+function watchConnections(server: Server, secure: boolean): ReadonlySet<ServerSocket> {
   const open = new Set<ServerSocket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket & { alpnProtocol?: string | false }) => {
+    if (socket.alpnProtocol === 'h2') return;
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
@@ -332,10 +401,16 @@ export async function main(): Promise<void> {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // SIGHUP's default would end the process: it reloads the certificate instead (README, "HTTPS").
+  process.on('SIGHUP', () => {
+    if (config.tls === undefined) logger.log('app', 'INFO', 'SIGHUP: nothing to reload (TLS_CERT is not set)');
+    else running.reloadCertificate();
+  });
   if (cluster?.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
   else {
     process.stdout.write(`listening on ${running.url}\n`);
     if (running.adminUrl !== undefined) process.stdout.write(`admin listening on ${running.adminUrl}\n`);
+    if (running.redirectUrl !== undefined) process.stdout.write(`redirecting to https from ${running.redirectUrl}\n`);
   }
 }
 

@@ -167,6 +167,7 @@ function rootOffences(files: readonly string[]): Offence[] {
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['util'],
+  ['tls'],
   ['core', 'config', 'metrics', 'jpeg'],
   ['log', 'store', 'redis', 'render', 'jwt'],
   ['http'],

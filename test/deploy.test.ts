@@ -61,8 +61,8 @@ describe('deploy/systemd/problem-service.service', () => {
     assert.deepEqual(unit.get('Install')?.get('WantedBy'), ['multi-user.target']);
   });
 
-  it('runs node --enable-source-maps dist/server.js from an absolute install directory', () => {
-    assert.match(single('ExecStart'), /^\/\S*\/node --enable-source-maps dist\/server\.js$/);
+  it('runs the problem-service command with node --enable-source-maps from an absolute install directory', () => {
+    assert.match(single('ExecStart'), /^\/\S*\/node --enable-source-maps bin\/problem-service\.mjs$/);
     assert.ok(posix.isAbsolute(single('WorkingDirectory')), 'WorkingDirectory must be absolute');
   });
 

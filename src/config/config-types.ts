@@ -21,6 +21,21 @@ export interface Secrets {
   readonly APP_SECRET: string;
   readonly JWT_PASSPHRASE: string;
   readonly BROKER_PASSWORD: string;
+  readonly TLS_KEY_PASSPHRASE: string;
+}
+
+/** TLS_CERT and TLS_KEY set: the listener serves HTTPS (README, "HTTPS without a proxy"). */
+export interface TlsSettings {
+  /** The certificate, its chain after it (PEM). */
+  readonly certPath: string;
+  /** The private key (PEM), opened with TLS_KEY_PASSPHRASE when it is encrypted. */
+  readonly keyPath: string;
+  /** HTTP2: h2 offered by ALPN beside HTTP/1.1 (on by default). */
+  readonly http2: boolean;
+  /** HSTS_MAX_AGE: the `Strict-Transport-Security` max-age in seconds; 0 sends none. */
+  readonly hstsMaxAge: number;
+  /** REDIRECT_PORT: a plain-HTTP listener that answers 308 to the same path on https://. */
+  readonly redirectPort: number | undefined;
 }
 
 export interface Config {
@@ -86,4 +101,6 @@ export interface Config {
    * before it stops listening. 0 (default): it stops listening at once.
    */
   readonly drainSeconds: number;
+  /** TLS_CERT, TLS_KEY and what goes with them; undefined serves plain HTTP. */
+  readonly tls: TlsSettings | undefined;
 }

@@ -10,7 +10,8 @@
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
-import type { Config, Secrets } from './config-types.js';
+import type { Config, Secrets, TlsSettings } from './config-types.js';
+import { readTlsCredentials } from '../tls/index.js';
 import { parseCorsOrigins } from './cors-origins.js';
 import { type Env, readEnvFiles } from './env-files.js';
 import {
@@ -22,7 +23,7 @@ import { parseTrustedHosts } from './trusted-hosts.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
 export { ConfigError, ConfigErrors } from './config-error.js';
-export type { Config, Namespaces, Secrets } from './config-types.js';
+export type { Config, Namespaces, Secrets, TlsSettings } from './config-types.js';
 export { readEnvFiles } from './env-files.js';
 export { type AppEnv, MAX_SECRET_LENGTH, MIN_SECRET_LENGTH, type Namespace, parseCacheControl, parseNamespace } from './setting-parsers.js';
 
@@ -47,6 +48,7 @@ const SETTINGS = [
   read('APP_SECRET').asSecret(),
   read('JWT_PASSPHRASE').asSecret(),
   read('BROKER_PASSWORD').asSecret(),
+  read('TLS_KEY_PASSPHRASE').asSecret(),
   read('APP_DEBUG').into('debug', { parse: parseFlag, default: dependent(({ earlier }) => earlier.appEnv === 'dev') }),
   read('HOST').into('host', { parse: parseListenHost, default: '127.0.0.1' }),
   read('PORT').into('port', { parse: parseInteger, default: 8000, bounds: [0, 65535] }),
@@ -84,6 +86,7 @@ const SETTINGS = [
   read('ACCESS_LOG').into('accessLog', { parse: parseFlag, default: true }),
   derived('admin', deriveAdmin),
   read('DRAIN_SECONDS').into('drainSeconds', { parse: parseInteger, default: 0, bounds: [0, 300] }),
+  derived('tls', deriveTls),
 ] as const;
 
 /** Compiles only when no field is `Missing`: a Config field without a row is a type error naming it. */
@@ -135,6 +138,36 @@ function deriveAdmin(context: Context): Config['admin'] {
     host: context.check(() => parseListenHost('ADMIN_HOST', context.read('ADMIN_HOST') ?? '127.0.0.1')),
     port: context.check(() => parseInteger('ADMIN_PORT', port, { bounds: [0, 65535] })),
   };
+}
+
+/** A year, in seconds: how long browsers are told to use HTTPS only, unless HSTS_MAX_AGE says otherwise. */
+export const DEFAULT_HSTS_MAX_AGE = 31_536_000;
+
+/**
+ * TLS_CERT and TLS_KEY (both or neither), HTTP2, HSTS_MAX_AGE and REDIRECT_PORT. The pair is read
+ * and checked now, so that a missing file, a key that does not open or does not match, or an
+ * expired certificate is named in the one line of bad settings.
+ */
+function deriveTls(context: Context): TlsSettings | undefined {
+  const cert = context.read('TLS_CERT');
+  const key = context.read('TLS_KEY');
+  const http2 = context.check(() => parseFlag('HTTP2', context.read('HTTP2') ?? '1'));
+  const hstsMaxAge = context.check(() => parseInteger('HSTS_MAX_AGE', context.read('HSTS_MAX_AGE') ?? String(DEFAULT_HSTS_MAX_AGE), { bounds: [0, 2 ** 31 - 1] }));
+  const redirect = context.read('REDIRECT_PORT');
+  const redirectPort = redirect === undefined ? undefined : context.check(() => parseInteger('REDIRECT_PORT', redirect, { bounds: [0, 65535] }));
+  if (cert === undefined && key === undefined) {
+    if (redirect !== undefined) throw new ConfigError('REDIRECT_PORT', 'redirects to HTTPS, which needs TLS_CERT and TLS_KEY');
+    return undefined;
+  }
+  if (cert === undefined) throw new ConfigError('TLS_CERT', 'is not set, and TLS_KEY is: HTTPS needs both');
+  if (key === undefined) throw new ConfigError('TLS_KEY', 'is not set, and TLS_CERT is: HTTPS needs both');
+  const files = { certPath: resolve(context.dir, cert), keyPath: resolve(context.dir, key), passphrase: context.earlier['secrets.TLS_KEY_PASSPHRASE'] ?? '' };
+  const read = readTlsCredentials(files, Date.now());
+  if (!read.ok) for (const problem of read.problems) context.check(() => { throw new ConfigError(problem.setting, problem.message); });
+  if (redirectPort !== undefined && redirectPort !== 0 && redirectPort === context.earlier.port) {
+    throw new ConfigError('REDIRECT_PORT', `is PORT (${redirectPort}): the redirect needs a port of its own`);
+  }
+  return { certPath: files.certPath, keyPath: files.keyPath, http2, hstsMaxAge, redirectPort };
 }
 
 function deepFreeze<T>(value: T): T {

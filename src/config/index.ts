@@ -4,7 +4,7 @@
  * origins, the Redis URL) and the masker that keeps the secret settings out of every answer
  * and log line.
  */
-export { type Config, ConfigError, DEFAULT_LOG_MAX_BYTES, loadConfig, type Namespace, type Namespaces, parseConfig, SECRET_SETTINGS } from './config.js';
+export { type Config, ConfigError, DEFAULT_LOG_MAX_BYTES, loadConfig, type Namespace, type Namespaces, parseConfig, SECRET_SETTINGS, type TlsSettings } from './config.js';
 export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 export { createSecretMasker, mapEveryString, MASK } from './secrets.js';
 export { type AddressRange, type TrustedProxies, parseAddress, parseRange, parseTrustedProxies, rangeContains } from './trusted-proxies.js';

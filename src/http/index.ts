@@ -19,5 +19,7 @@ export { unmapV4 } from './proxies.js';
 export { mediaTypeOf, parseJsonBody, readBody, UnsupportedMediaType } from './request-body.js';
 export { createRequestIdSource } from './request-id.js';
 export { decodeUtf8, namespaceUrl, type RequestContext, resolveRequest, underNamespace } from './request.js';
-export { answeredBodyBytes, createHttpDateFormatter, echoRequestId, frameForWireMethod, type HeaderList, sendBody, writeFramedHead } from './response.js';
+export { type RedirectTarget, redirectLocation, startRedirectListener } from './redirect.js';
+export { closeSessions, createSecureServer, H2_BOUNDS, secureContextOptions } from './secure-server.js';
+export { addToEveryAnswer, answeredBodyBytes, createHttpDateFormatter, echoRequestId, frameForWireMethod, type HeaderList, sendBody, writeFramedHead } from './response.js';
 export { isOws, skipDigits, skipOws, trimOws } from './scan.js';

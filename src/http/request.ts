@@ -149,7 +149,8 @@ export function resolveRequest(
   const peer = unmapV4(req.socket.remoteAddress ?? '');
   const trusted = isTrustedPeer(config.trustedProxies, peer);
   const clientIp = resolveClientIp(config.trustedProxies, peer, headerText(headers['x-forwarded-for']));
-  const scheme = trusted ? forwardedScheme(headerText(headers['x-forwarded-proto'])) : 'http';
+  const direct = (req.socket as { readonly encrypted?: boolean }).encrypted === true ? 'https' : 'http';
+  const scheme = trusted ? forwardedScheme(headerText(headers['x-forwarded-proto']), direct) : direct;
 
   const { host, hostProblem } = resolveHost(req, authority, config);
   const baseUrl = config.baseUrl ?? `${scheme}://${host}`;
@@ -185,7 +186,8 @@ export function resolveRequest(
  * says (RFC 9112 3.2.2).
  */
 function resolveHost(req: IncomingMessage, authority: string | undefined, config: Config): { host: string; hostProblem: Problem | undefined } {
-  const hostValue = authority ?? req.headers.host;
+  // An HTTP/2 client names the host in `:authority` (RFC 9113 8.3.1), Host being optional there.
+  const hostValue = authority ?? req.headers.host ?? headerText(req.headers[':authority']);
   const hostName = hostValue?.toLowerCase();
   const hostProblem = hostCountProblem(req) ?? checkHostName(hostValue, hostName, config);
   return { host: hostProblem === undefined && hostName ? hostName : localHost(req), hostProblem };
@@ -201,16 +203,28 @@ function initialAttributes(originalMethod: string): RequestContext['attributes']
   };
 }
 
-/** The scheme a trusted proxy says the client used (the first of its `X-Forwarded-Proto` list), else http. */
-function forwardedScheme(value: string | undefined): 'http' | 'https' {
-  const proto = value?.split(',')[0]?.trim().toLowerCase();
+/**
+ * The scheme a trusted proxy says the client used (the first of its `X-Forwarded-Proto` list),
+ * else the scheme of the connection it came on.
+ */
+function forwardedScheme(value: string | undefined, direct: 'http' | 'https'): 'http' | 'https' {
+  if (value === undefined) return direct;
+  const proto = value.split(',')[0]?.trim().toLowerCase();
   return proto === 'https' ? 'https' : 'http';
 }
 
-/** A request this edge cannot frame: not HTTP/1.x, or a body in a coding other than chunked. */
+/**
+ * A request this edge cannot frame: neither HTTP/1.x nor a stream of an HTTP/2 connection, or a
+ * body in a coding other than chunked.
+ */
 function framingProblem(req: IncomingMessage): Problem | undefined {
-  if (req.httpVersionMajor !== 1) return new UnsupportedHttpVersion(req.httpVersion);
+  if (req.httpVersionMajor !== 1 && !isHttp2Stream(req)) return new UnsupportedHttpVersion(req.httpVersion);
   return transferCodingProblem(req.headers['transfer-encoding']);
+}
+
+/** Whether the request came on an HTTP/2 connection (`node:http2`'s request has its stream). */
+function isHttp2Stream(req: IncomingMessage): boolean {
+  return (req as { readonly stream?: object }).stream !== undefined;
 }
 
 /** Only chunked is understood; any other coding leaves the body's end unknown: 501, then close. */

@@ -20,8 +20,22 @@ const REQUEST_ID = Symbol('requestId');
 /** The head written for a response with a body (none for HEAD, a tunnelled HEAD, 204, 304). */
 const HEAD_WITH_BODY = Symbol('headWithBody');
 
+/**
+ * Headers every answer of a listener carries (`Strict-Transport-Security` over TLS): set once on
+ * the listener's response class, read as one prototype load per head.
+ */
+const EVERY_ANSWER = Symbol('everyAnswer');
+
 /** `_sent100` is Node's own mark of a response whose 100 Continue was written or queued. */
-type MarkedResponse = ServerResponse & { [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; [HEAD_WITH_BODY]?: Readonly<HeaderList>; _sent100?: boolean };
+type MarkedResponse = ServerResponse & {
+  [HEADERS_ONLY]?: true; [REQUEST_ID]?: string; [HEAD_WITH_BODY]?: Readonly<HeaderList>; readonly [EVERY_ANSWER]?: Readonly<HeaderList>; _sent100?: boolean;
+};
+
+/** Makes every head written for a response of `ResponseClass` end with `headers`. */
+export function addToEveryAnswer<C extends { readonly prototype: object }>(ResponseClass: C, headers: Readonly<HeaderList>): C {
+  Object.defineProperty(ResponseClass.prototype, EVERY_ANSWER, { value: Object.freeze([...headers]) });
+  return ResponseClass;
+}
 
 /**
  * Frames a response for the method on the wire (README, "Limits"); called once per request, before
@@ -60,7 +74,8 @@ export function writeFramedHead(res: ServerResponse, status: number, headers: Re
   // Kept, not read: only the access log and the metrics ask for the length, after the answer.
   if (withBody && res.req.method !== 'HEAD') (res as MarkedResponse)[HEAD_WITH_BODY] = framed;
   // Node only reads the list it is given (its type asks for a mutable one).
-  res.writeHead(status, (requestId === undefined ? framed : withRequestId(framed, requestId)) as HeaderList);
+  const always = (res as MarkedResponse)[EVERY_ANSWER];
+  res.writeHead(status, (requestId === undefined && always === undefined ? framed : withExtras(framed, requestId, always)) as HeaderList);
   // A pipelined request's 100 Continue waits in its response's queue until the answers before
   // it are out, and Node puts the head of a response whose first body chunk is a Buffer in
   // front of that queue: the 100 would land between head and body. The head alone keeps order.
@@ -80,12 +95,13 @@ export function answeredBodyBytes(res: ServerResponse): number {
 }
 
 /**
- * The head and `X-Request-Id`, in a new list: copied and pushed, not `concat`, which runs in
- * C++ and costs more for a list this short.
+ * The head, then `X-Request-Id` and the listener's own headers, in a new list: copied and
+ * pushed, not `concat`, which runs in C++ and costs more for a list this short.
  */
-function withRequestId(headers: Readonly<HeaderList>, requestId: string): HeaderList {
+function withExtras(headers: Readonly<HeaderList>, requestId: string | undefined, always: Readonly<HeaderList> | undefined): HeaderList {
   const list = headers.slice();
-  list.push('x-request-id', requestId);
+  if (requestId !== undefined) list.push('x-request-id', requestId);
+  if (always !== undefined) for (const item of always) list.push(item);
   return list;
 }
 

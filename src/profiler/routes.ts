@@ -243,6 +243,11 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['ADMIN_HOST', config.admin?.host ?? '(off)'],
     ['ADMIN_PORT', config.admin === undefined ? '(off)' : String(config.admin.port)],
     ['DRAIN_SECONDS', String(config.drainSeconds)],
+    ['TLS_CERT', config.tls?.certPath ?? '(off: plain HTTP)'],
+    ['TLS_KEY', config.tls?.keyPath ?? '(off: plain HTTP)'],
+    ['HTTP2', config.tls === undefined ? '(off: plain HTTP)' : config.tls.http2 ? '1' : '0'],
+    ['HSTS_MAX_AGE', config.tls === undefined ? '(off: plain HTTP)' : String(config.tls.hstsMaxAge)],
+    ['REDIRECT_PORT', config.tls?.redirectPort === undefined ? '(off)' : String(config.tls.redirectPort)],
     ...SECRET_SETTINGS.map((name): [string, string] => [name, config.secrets[name] === '' ? '(empty)' : MASK]),
   ];
 }

@@ -82,7 +82,7 @@ describe('parseConfig errors', () => {
   it('starts in prod with no credential set: none is needed just to start', () => {
     const config = parseConfig({ APP_ENV: 'prod' }, '/');
     assert.equal(config.appEnv, 'prod');
-    assert.deepEqual(Object.values(config.secrets), ['', '', '', '', '', '']);
+    assert.deepEqual(Object.values(config.secrets), ['', '', '', '', '', '', '']);
     assert.equal(config.brokerUrl, 'amqp://guest@localhost:5672/%2F');
   });
 

@@ -102,7 +102,7 @@ export function runServerProgram(env: Record<string, string>, nodeArgs: readonly
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const listening = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const url = /^listening on (http:\/\/\S+)\n/.exec(stdout)?.[1];
+      const url = /^listening on (https?:\/\/\S+)\n/.exec(stdout)?.[1];
       if (url) resolve(url);
     });
     void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));

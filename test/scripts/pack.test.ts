@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freshCheckout, ROOT } from '../helpers/checkout.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** Runs a program; its output as text. */
 function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
@@ -25,10 +27,36 @@ function scratchProject(): string {
   return dir;
 }
 
+/**
+ * The installed `problem-service` command, run as `npx problem-service` and as the systemd unit
+ * runs it (its path under node_modules/.bin): it serves, SIGHUP does not end it, SIGTERM stops it
+ * with exit 0.
+ */
+async function startsAndStops(consumer: string): Promise<void> {
+  const settings = { APP_ENV: 'prod', APP_DEBUG: '0', HOST: '127.0.0.1' };
+  for (const launch of [['npx', '--no-install', 'problem-service'], [join(consumer, 'node_modules', '.bin', 'problem-service')]] as const) {
+    const [program, ...args] = launch;
+    const child = spawn(program, args, { cwd: consumer, env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', VAR_DIR: join(consumer, 'var'), ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    const exited = once(child, 'exit');
+    const url = await eventually(`${launch.join(' ')} listening`, () => /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1] ?? stderr.slice(0, 300), (seen) => seen.startsWith('http'), 30_000);
+    const home = await fetch(`${url}/`);
+    assert.equal(home.status, 200, launch.join(' '));
+    child.kill('SIGHUP');
+    assert.equal((await fetch(`${url}/`)).status, 200, `${launch.join(' ')} answers after SIGHUP`);
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    assert.deepEqual([code, signal], [0, null], `${launch.join(' ')}: ${stderr}`);
+  }
+}
+
 const tarballs = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.tgz'));
 
 describe('npm run pack', () => {
-  it('makes, on a fresh clone, a package whose library and commands work once installed', { timeout: 240_000 }, () => {
+  it('makes, on a fresh clone, a package whose library and commands work once installed', { timeout: 240_000 }, async () => {
     const checkout = freshCheckout();
     const pack = run('npm', ['run', 'pack', '--silent'], checkout);
     assert.equal(pack.status, 0, pack.stderr);
@@ -50,6 +78,7 @@ describe('npm run pack', () => {
     assert.equal(jwt.status, 0, jwt.stderr);
     assert.match(jwt.stdout, /jwt generate-keypair/);
     assert.ok(!existsSync(join(consumer, 'node_modules', 'problem-service', 'src')), 'the package ships src/');
+    await startsAndStops(consumer);
   });
 
   it('refuses, naming the file, when the tarball would lack what an installed package needs', { timeout: 240_000 }, () => {

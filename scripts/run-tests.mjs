@@ -19,11 +19,12 @@ const PROCESS_TESTS = [
   'test/cli/jwt.test.ts', 'test/cli/poster.test.ts', 'test/cluster.test.ts', 'test/cold-start.test.ts',
   'test/deploy.test.ts', 'test/log/durability.test.ts', 'test/profiler/cluster.test.ts', 'test/readme-examples.test.ts',
   'test/scripts/scripts.test.ts', 'test/scripts/pack.test.ts', 'test/scripts/service-target.test.ts', 'test/server-stop-under-load.test.ts', 'test/start.test.ts',
+  'test/tls-signals.test.ts',
   'test/static/first-import.test.ts',
 ];
 const SOCKET_TESTS = [
   'test/server.test.ts', 'test/http/server-framing.test.ts', 'test/http/server-connections.test.ts', 'test/http/server-client-errors.test.ts',
-  'test/http/server-pipelining.test.ts', 'test/ops/admin-listener-timeouts.test.ts', 'test/static/fairness.test.ts', 'test/static/framing.test.ts',
+  'test/http/server-pipelining.test.ts', 'test/http/server-h2-abuse.test.ts', 'test/ops/admin-listener-timeouts.test.ts', 'test/static/fairness.test.ts', 'test/static/framing.test.ts',
 ];
 const TIERS = ['unit', 'process', 'sockets', 'e2e', 'fuzz'];
 

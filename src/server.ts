@@ -153,9 +153,11 @@ function createHttpServer(
   const Response = addToEveryAnswer(createResponseClass({ draining }), hsts);
   // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
   const http1 = { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response };
+  // A TLS handshake gets the time a request head gets (Node's default is 120 s).
+  const handshakeTimeout = timeouts.headMs;
   const secure = config.tls && credentials && createSecureServer({
     // Node's types tie the classes' generic parameters together; these are the plain listener's.
-    http1: http1 as ServerOptions,
+    http1: { ...http1, handshakeTimeout } as ServerOptions,
     http1Listener: boundPipelining(app),
     credentials: { cert: credentials.cert, key: credentials.key },
     // The compat API of node:http2 answers with the calls the app makes of a node:http response.
@@ -227,7 +229,7 @@ interface OpenTls {
 function openTls(settings: TlsSettings, passphrase: string, logger: Logger, say: (line: string) => void): OpenTls {
   const files = { certPath: settings.certPath, keyPath: settings.keyPath, passphrase };
   const read = readTlsCredentials(files, Date.now());
-  if (!read.ok) throw new Error(read.problems.map((problem: { setting: string; message: string }) => `${problem.setting} ${problem.message}`).join('; '));
+  if (!read.ok) throw new Error(read.problems.map((problem) => problem.message).join('; '));
   for (const warning of read.warnings) {
     logger.log('app', 'WARNING', warning);
     say(`warning: ${warning}`);
@@ -387,6 +389,14 @@ export async function main(): Promise<void> {
     await runPrimary(config, logger, (line) => process.stdout.write(`${line}\n`));
     return;
   }
+  // SIGHUP's default would end the process: from the start it reloads the certificate instead
+  // (README, "HTTPS without a proxy"); one that comes while the service starts is acted on once
+  // it listens (a cluster's primary passes it on to a worker that may still be starting).
+  let reloadCertificate: (() => void) | 'pending' | undefined;
+  process.on('SIGHUP', () => {
+    if (typeof reloadCertificate === 'function') reloadCertificate();
+    else reloadCertificate = 'pending';
+  });
   const accessLog = await createConfiguredAccessLog(config);
   if (accessLog) logs.push(accessLog);
   const running = await startServer({
@@ -401,11 +411,12 @@ export async function main(): Promise<void> {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  // SIGHUP's default would end the process: it reloads the certificate instead (README, "HTTPS").
-  process.on('SIGHUP', () => {
+  const hangupPending = reloadCertificate === 'pending';
+  reloadCertificate = () => {
     if (config.tls === undefined) logger.log('app', 'INFO', 'SIGHUP: nothing to reload (TLS_CERT is not set)');
     else running.reloadCertificate();
-  });
+  };
+  if (hangupPending) reloadCertificate();
   if (cluster?.isWorker) process.send?.({ type: 'listening', url: running.url } satisfies ListeningMessage);
   else {
     process.stdout.write(`listening on ${running.url}\n`);

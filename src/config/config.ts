@@ -163,7 +163,10 @@ function deriveTls(context: Context): TlsSettings | undefined {
   if (key === undefined) throw new ConfigError('TLS_KEY', 'is not set, and TLS_CERT is: HTTPS needs both');
   const files = { certPath: resolve(context.dir, cert), keyPath: resolve(context.dir, key), passphrase: context.earlier['secrets.TLS_KEY_PASSPHRASE'] ?? '' };
   const read = readTlsCredentials(files, Date.now());
-  if (!read.ok) for (const problem of read.problems) context.check(() => { throw new ConfigError(problem.setting, problem.message); });
+  if (!read.ok) {
+    // A problem's message names its setting first; the settings line names it already.
+    for (const { setting, message } of read.problems) context.check(() => { throw new ConfigError(setting, message.startsWith(`${setting} `) ? message.slice(setting.length + 1) : message); });
+  }
   if (redirectPort !== undefined && redirectPort !== 0 && redirectPort === context.earlier.port) {
     throw new ConfigError('REDIRECT_PORT', `is PORT (${redirectPort}): the redirect needs a port of its own`);
   }

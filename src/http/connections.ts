@@ -70,6 +70,8 @@ export function applyConnectionRules(server: Server, maxConnections: number, tim
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.maxConnections = maxConnections;
   server.on('connection', (socket: Socket) => closeIfSilent(socket, timeouts.headMs));
+  // Over TLS the handshake's bytes count as read: the request's own bytes are the TLS socket's.
+  server.on('secureConnection', (socket: Socket) => closeIfSilent(socket, timeouts.headMs));
   closeStalled(server, timeouts.stallMs);
 }
 

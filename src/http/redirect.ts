@@ -37,8 +37,7 @@ export function redirectLocation(req: Pick<IncomingMessage, 'url' | 'headers'>, 
   if (host === undefined || host.length > MAX_HOST_LENGTH || !isValidHost(host)) return undefined;
   const name = hostnameOf(host);
   if (target.trustedHosts !== undefined && !target.trustedHosts(name)) return undefined;
-  const shown = name.includes(':') ? `[${name}]` : name;
-  return `https://${shown}${target.httpsPort === 443 ? '' : `:${target.httpsPort}`}${path}`;
+  return `https://${name}${target.httpsPort === 443 ? '' : `:${target.httpsPort}`}${path}`;
 }
 
 /** Answers one request: a 308, or a 400 when there is nowhere to send it. */

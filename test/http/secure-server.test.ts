@@ -1,0 +1,164 @@
+/**
+ * HTTPS from the process (README, "HTTPS without a proxy"): the same answers over HTTP/1.1 and
+ * h2, Strict-Transport-Security, https links, HTTP2=0, the redirect listener, the certificate
+ * read again on request, and a stop that closes h2 connections.
+ */
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import { after, describe, it } from 'node:test';
+import { send } from '../helpers/http.js';
+import { connectHttp2, handshake, requestHttp1, requestHttp2, type SecureResponse, TEST_CA, TLS_FIXTURES, TLS_SETTINGS } from '../helpers/https.js';
+import { startTestService } from '../helpers/service.js';
+
+/** Headers that differ between two answers by nature: when, which request, and HTTP/1.1's connection management. */
+const PER_ANSWER = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'expires']);
+
+function comparable(res: SecureResponse): { status: number; headers: Record<string, unknown>; body: string } {
+  const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_ANSWER.has(name)));
+  return { status: res.status, headers, body: res.body };
+}
+
+const serialOf = (file: string) => new X509Certificate(readFileSync(join(TLS_FIXTURES, file))).serialNumber;
+
+describe('the HTTPS listener', async () => {
+  const service = await startTestService({ ...TLS_SETTINGS, APP_ENV: 'prod', APP_DEBUG: '0' });
+  const session = connectHttp2(service.url);
+  after(() => session.close());
+
+  it('says https in its URL and links', async () => {
+    assert.match(service.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    const home = await requestHttp2(session, 'GET', '/', { accept: 'application/json' });
+    const port = new URL(service.url).port;
+    assert.equal(home.status, 200);
+    assert.match(home.body, new RegExp(`"https://localhost:${port}/doc/"`));
+  });
+
+  it('gives over h2 the answers HTTP/1.1 gives: status, headers less the per-connection ones, body', async () => {
+    const cases: [string, string, Record<string, string>, string?][] = [
+      ['GET', '/', { accept: 'application/json' }],
+      ['GET', '/', { accept: 'text/html' }],
+      ['HEAD', '/', {}],
+      ['OPTIONS', '/', {}],
+      ['GET', '/nope', { accept: 'application/json' }],
+      ['GET', '/nope?x=1', { accept: 'text/html' }],
+      ['DELETE', '/', { accept: 'application/json' }],
+      ['POST', '/', { accept: 'application/json', 'x-http-method': 'PUT', 'content-type': 'application/json' }, '{}'],
+      ['POST', '/', { 'x-http-method': 'HEAD', 'content-type': 'application/json' }, '{}'],
+      ['GET', '/static/../../etc/passwd', { accept: 'application/json' }],
+    ];
+    for (const [method, path, headers, body] of cases) {
+      const overHttp1 = await requestHttp1(service.url, method, path, headers, body);
+      const overHttp2 = await requestHttp2(session, method, path, headers, body);
+      assert.deepEqual(comparable(overHttp2), comparable(overHttp1), `${method} ${path}`);
+    }
+  });
+
+  it('keeps the 404 and 405 texts and the Allow list over h2', async () => {
+    const missing = await requestHttp2(session, 'GET', '/x', { accept: 'application/json' });
+    assert.equal(missing.status, 404);
+    assert.equal(JSON.parse(missing.body).detail, 'No route found for "GET /x"');
+    const refused = await requestHttp2(session, 'PUT', '/', { accept: 'application/json' });
+    assert.equal(refused.status, 405);
+    assert.equal(refused.headers.allow, 'OPTIONS, GET, HEAD');
+    assert.equal(JSON.parse(refused.body).detail, 'No route found for "PUT /": Method Not Allowed (Allow: OPTIONS, GET, HEAD)');
+  });
+
+  it('sends Strict-Transport-Security for a year on every answer, over both protocols', async () => {
+    for (const res of [await requestHttp1(service.url, 'GET', '/nope'), await requestHttp2(session, 'GET', '/')]) {
+      assert.equal(res.headers['strict-transport-security'], 'max-age=31536000');
+    }
+  });
+
+  it('offers h2 and http/1.1 by ALPN, with TLS 1.2 at least', async () => {
+    assert.equal((await handshake(service.url, ['h2', 'http/1.1'])).protocol, 'h2');
+    assert.equal((await handshake(service.url, ['http/1.1'])).protocol, 'http/1.1');
+    await assert.rejects(
+      new Promise((resolve, reject) => {
+        const socket = tls.connect({ host: 'localhost', port: Number(new URL(service.url).port), ca: TEST_CA, maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }, () => resolve(socket.end()));
+        socket.on('error', reject);
+      }),
+      /version|protocol/i,
+    );
+  });
+
+  it('answers a plain-HTTP request on the TLS port with no HTTP answer', async () => {
+    await assert.rejects(send(service.url.replace('https:', 'http:'), 'GET', '/'));
+  });
+});
+
+describe('HTTPS settings', () => {
+  it('sends no Strict-Transport-Security with HSTS_MAX_AGE=0, and another max-age when asked', async () => {
+    const off = await startTestService({ ...TLS_SETTINGS, HSTS_MAX_AGE: '0' });
+    assert.equal((await requestHttp1(off.url, 'GET', '/')).headers['strict-transport-security'], undefined);
+    const day = await startTestService({ ...TLS_SETTINGS, HSTS_MAX_AGE: '86400' });
+    assert.equal((await requestHttp1(day.url, 'GET', '/')).headers['strict-transport-security'], 'max-age=86400');
+  });
+
+  it('offers http/1.1 alone with HTTP2=0', async () => {
+    const service = await startTestService({ ...TLS_SETTINGS, HTTP2: '0' });
+    assert.equal((await handshake(service.url, ['h2', 'http/1.1'])).protocol, 'http/1.1');
+    // A client that speaks h2 alone is told so in the handshake (RFC 7301 3.2), not left hanging.
+    await assert.rejects(handshake(service.url, ['h2']), /no application protocol/);
+  });
+
+  it('opens a key encrypted with TLS_KEY_PASSPHRASE', async () => {
+    const service = await startTestService({ ...TLS_SETTINGS, TLS_KEY: `${TLS_FIXTURES}/localhost-encrypted.key`, TLS_KEY_PASSPHRASE: 'correct horse' });
+    assert.equal((await requestHttp1(service.url, 'GET', '/')).status, 200);
+  });
+
+  it('closes a connection whose handshake is done but whose request never comes, after the head timeout', async () => {
+    const service = await startTestService(TLS_SETTINGS, { timeouts: { headMs: 300 } });
+    const closed = await new Promise<string>((resolve) => {
+      const socket = tls.connect({ host: 'localhost', port: Number(new URL(service.url).port), ca: TEST_CA, ALPNProtocols: ['http/1.1'] });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve('closed'));
+    });
+    assert.equal(closed, 'closed');
+  });
+});
+
+describe('the certificate read again (SIGHUP)', () => {
+  it('serves a renewed pair from the next handshake on, the open h2 connection going on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tls-rotate-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    copyFileSync(join(TLS_FIXTURES, 'localhost-chain.pem'), join(dir, 'cert.pem'));
+    copyFileSync(join(TLS_FIXTURES, 'localhost.key'), join(dir, 'key.pem'));
+    const service = await startTestService({ TLS_CERT: join(dir, 'cert.pem'), TLS_KEY: join(dir, 'key.pem') });
+    const session = connectHttp2(service.url);
+    after(() => session.close());
+    assert.equal((await requestHttp2(session, 'GET', '/')).status, 200);
+    assert.equal((await handshake(service.url)).serial, serialOf('localhost.pem'));
+    assert.equal(service.reloadCertificate(), false, 'nothing changed');
+
+    copyFileSync(join(TLS_FIXTURES, 'rotated-chain.pem'), join(dir, 'cert.new'));
+    copyFileSync(join(TLS_FIXTURES, 'rotated.key'), join(dir, 'key.new'));
+    renameSync(join(dir, 'cert.new'), join(dir, 'cert.pem'));
+    renameSync(join(dir, 'key.new'), join(dir, 'key.pem'));
+    assert.equal(service.reloadCertificate(), true);
+    assert.equal((await handshake(service.url)).serial, serialOf('rotated.pem'));
+    assert.equal((await requestHttp2(session, 'GET', '/')).status, 200, 'the h2 connection opened before goes on');
+    assert.ok(service.log.lines.some((line) => line.level === 'INFO' && line.message.startsWith('TLS certificate reloaded')), JSON.stringify(service.log.lines));
+
+    // A broken pair (the first certificate with the second key) is refused; the served one stays.
+    copyFileSync(join(TLS_FIXTURES, 'localhost-chain.pem'), join(dir, 'cert.pem'));
+    assert.equal(service.reloadCertificate(), false);
+    assert.equal((await handshake(service.url)).serial, serialOf('rotated.pem'));
+    assert.ok(service.log.lines.some((line) => line.level === 'ERROR' && line.message.startsWith('TLS certificate not reloaded')), JSON.stringify(service.log.lines));
+  });
+});
+
+describe('a stop with h2 connections open', () => {
+  it('closes them, after their streams, and resolves', async () => {
+    const service = await startTestService(TLS_SETTINGS);
+    const session = connectHttp2(service.url);
+    assert.equal((await requestHttp2(session, 'GET', '/')).status, 200);
+    const closed = new Promise((resolve) => session.once('close', resolve));
+    await service.stop();
+    await closed;
+    assert.equal(session.closed || session.destroyed, true);
+  });
+});

@@ -1,33 +1,34 @@
 /**
- * Entry point: config -> app -> listen; signals and graceful stop.
+ * Entry point: config -> app -> listen (plain HTTP, or HTTPS with h2 and the certificate
+ * watched); signals and graceful stop.
  *
- * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`.
+ * `node dist/server.js` starts the service and prints one line, `listening on http://host:port`
+ * (`https://` with TLS_CERT).
  * Importing this module starts nothing: `startServer` is also part of the library API.
  */
-import type { RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
+import type { RequestListener, Server, ServerOptions } from 'node:http';
 import { Http2ServerResponse, type Http2ServerRequest, type ServerHttp2Session } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import { createServer } from './util/node-http.js';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createApp } from './app/index.js';
-import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody, addToEveryAnswer, createSecureServer, closeSessions, secureContextOptions, startRedirectListener } from './http/index.js';
+import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody, addToEveryAnswer, createSecureServer, closeSessions, secureContextOptions, startRedirectListener, STOP_GRACE_MS, stopGracefully, watchConnections } from './http/index.js';
 import { type CredentialReloader, readTlsCredentials, type TlsCredentials, type TlsFiles, watchTlsCredentials } from './tls/index.js';
 import type { ListeningMessage } from './cluster.js';
 import { isMainModule } from './util/main-module.js';
 import { ConfigError, loadConfig, type Config, type TlsSettings } from './config/index.js';
-
-/** The app, called by node:http2's compat API with its own request and response. */
-type Http2Listener = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
 import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
 import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
 import type { PosterService } from './poster/index.js';
 import { createOperability, type AdminListener, type Operability } from './ops/index.js';
 
 export { createConfiguredFileLogger } from './log/index.js';
+export { STOP_GRACE_MS } from './http/index.js';
 
-/** How long a graceful stop waits for requests in flight. */
-export const STOP_GRACE_MS = 10_000;
+/** The app, called by node:http2's compat API with its own request and response. */
+type Http2Listener = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
+
 
 export interface StartOptions {
   readonly config: Config;
@@ -120,7 +121,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     redirect?.server.close();
     redirect?.server.closeAllConnections();
     closeSessions(sessions);
-    await stopGracefully(server, connections, logger, badRequests);
+    await stopGracefully(server, connections, sessions, () => logger.log('app', 'WARNING', `Stopped with requests still in flight after ${STOP_GRACE_MS / 1000} s`));
+    badRequests.flush();
+    await logger.flush();
     await Promise.all([posterApi?.close(), operability.flush(), operability.close()]);
   };
   return {
@@ -252,108 +255,6 @@ function isFileLogger(logger: Logger): logger is FileLogger {
   return typeof (logger as Partial<FileLogger>).lineCounts === 'function';
 }
 
-
-/**
- * How long a connection must stay quiet during a stop (no answer under way, no byte moving) before
- * it is closed. A keep-alive client may have sent its next request as the stop began; that
- * request is answered, with `Connection: close`, instead of meeting a closed connection.
- */
-const STOP_QUIET_MS = 1_000;
-/** Checks per STOP_QUIET_MS: a connection closes between STOP_QUIET_MS and 1¼ of it after its last byte. */
-const QUIET_CHECKS = 4;
-
-/** A server socket with the response Node is writing on it, if any. */
-type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
-
-/**
- * The server's open HTTP/1.1 connections, each removed as it closes: the stop closes the idle
- * ones itself. Over TLS, the connection Node's HTTP/1.1 code writes on is the TLS socket, known
- * once its handshake is done; an h2 connection is its session's to close.
- */
-function watchConnections(server: Server, secure: boolean): ReadonlySet<ServerSocket> {
-  const open = new Set<ServerSocket>();
-  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket & { alpnProtocol?: string | false }) => {
-    if (socket.alpnProtocol === 'h2') return;
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
-  return open;
-}
-
-/**
- * Stops accepting; every answer from now on says `Connection: close`, so busy connections close
- * as their answer ends, and quiet ones are closed by `closeWhenQuiet`. Whatever is still open
- * after STOP_GRACE_MS is cut.
- */
-async function stopGracefully(server: Server, connections: ReadonlySet<ServerSocket>, logger: Logger, badRequests: ThrottledLog): Promise<void> {
-  const closed = closeListener(server);
-  const stopSweep = closeWhenQuiet(connections);
-  const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), STOP_GRACE_MS).unref());
-  if ((await Promise.race([closed, deadline])) === 'late') {
-    logger.log('app', 'WARNING', `Stopped with requests still in flight after ${STOP_GRACE_MS / 1000} s`);
-    server.closeAllConnections();
-    await closed;
-  }
-  stopSweep();
-  badRequests.flush();
-  await logger.flush();
-}
-
-/**
- * Closes the listener; resolves once every connection has closed too. http.Server's close()
- * first destroys each connection Node counts idle, and Node counts one idle while its client's
- * next request waits unread in the kernel (on a busy machine, most of them): a socket closed
- * with bytes unread sends a reset, and the request is lost. That step is skipped for this call.
- */
-function closeListener(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.closeIdleConnections = () => {};
-    try {
-      server.close(() => resolve());
-    } finally {
-      Reflect.deleteProperty(server, 'closeIdleConnections');
-    }
-  });
-}
-
-/**
- * Closes each connection once it has been quiet for STOP_QUIET_MS, with a FIN and reading on:
- * a request that crosses the FIN is read, not met by a reset, and the client, seeing the FIN,
- * closes its side. One whose client has not done so after as long again is destroyed. Returns
- * the function that stops the sweep.
- */
-function closeWhenQuiet(connections: ReadonlySet<ServerSocket>): () => void {
-  // Per connection: bytes moved at the last check, quiet checks since, whether the stop ended it.
-  const seen = new Map<ServerSocket, { bytes: number; checks: number; ended: boolean }>();
-  const movedBytes = (socket: ServerSocket) => socket.bytesRead + (socket.bytesWritten ?? 0);
-  // An answer under way, or Node closing the connection after its last answer.
-  const busy = (socket: ServerSocket) => socket._httpMessage != null || (socket.writableEnded && !seen.get(socket)?.ended);
-  const closeIfStillQuiet = (socket: ServerSocket) => {
-    const last = seen.get(socket)!;
-    if (socket.destroyed || movedBytes(socket) !== last.bytes || busy(socket)) return;
-    last.checks = 0;
-    if (last.ended) socket.destroy();
-    else {
-      last.ended = true;
-      socket.end();
-    }
-  };
-  const check = () => {
-    const quiet: ServerSocket[] = [];
-    for (const socket of connections) {
-      const bytes = movedBytes(socket);
-      const last = seen.get(socket);
-      if (last === undefined || bytes !== last.bytes || busy(socket)) seen.set(socket, { bytes, checks: 0, ended: last?.ended ?? false });
-      else if (++last.checks >= QUIET_CHECKS) quiet.push(socket);
-    }
-    // Timers run before the event loop reads its sockets: bytes that arrived while the loop was
-    // busy are read first (a request makes its connection busy), and only then is one closed.
-    if (quiet.length > 0) setImmediate(() => quiet.forEach(closeIfStillQuiet));
-  };
-  check();
-  const sweep = setInterval(check, STOP_QUIET_MS / QUIET_CHECKS);
-  return () => clearInterval(sweep);
-}
 
 /** The settings of the environment; on a bad one, its line on stderr and exit 1. */
 function loadConfigOrExit(): Config {

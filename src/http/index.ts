@@ -20,6 +20,7 @@ export { mediaTypeOf, parseJsonBody, readBody, UnsupportedMediaType } from './re
 export { createRequestIdSource } from './request-id.js';
 export { decodeUtf8, namespaceUrl, type RequestContext, resolveRequest, underNamespace } from './request.js';
 export { type RedirectTarget, redirectLocation, startRedirectListener } from './redirect.js';
+export { STOP_GRACE_MS, stopGracefully, watchConnections } from './graceful-stop.js';
 export { closeSessions, createSecureServer, H2_BOUNDS, secureContextOptions } from './secure-server.js';
 export { addToEveryAnswer, answeredBodyBytes, createHttpDateFormatter, echoRequestId, frameForWireMethod, type HeaderList, sendBody, writeFramedHead } from './response.js';
 export { isOws, skipDigits, skipOws, trimOws } from './scan.js';

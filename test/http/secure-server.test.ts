@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { after, describe, it } from 'node:test';
+import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { send } from '../helpers/http.js';
 import { connectHttp2, handshake, requestHttp1, requestHttp2, type SecureResponse, TEST_CA, TLS_FIXTURES, TLS_SETTINGS } from '../helpers/https.js';
 import { startTestService } from '../helpers/service.js';
@@ -87,6 +88,59 @@ describe('the HTTPS listener', async () => {
 
   it('answers a plain-HTTP request on the TLS port with no HTTP answer', async () => {
     await assert.rejects(send(service.url.replace('https:', 'http:'), 'GET', '/'));
+  });
+});
+
+describe('static files and posters over h2', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tls-static-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const publicDir = join(root, 'public');
+  mkdirSync(publicDir);
+  writeFileSync(join(publicDir, 'notes.txt'), 'abcdefghijklmnopqrstuvwxyz\n'.repeat(1000));
+  const keyPaths = { secretKeyPath: join(root, 'jwt', 'private.pem'), publicKeyPath: join(root, 'jwt', 'public.pem') };
+  writeKeyPair(keyPaths, 'tls poster passphrase', false);
+  const service = await startTestService({
+    ...TLS_SETTINGS, PUBLIC_DIR: publicDir, POSTER_API: '1',
+    JWT_SECRET_KEY: keyPaths.secretKeyPath, JWT_PUBLIC_KEY: keyPaths.publicKeyPath, JWT_PASSPHRASE: 'tls poster passphrase',
+  });
+  const session = connectHttp2(service.url);
+  after(() => session.close());
+
+  it('serves a file, a range of it and a 304 alike over both protocols', async () => {
+    const whole = await requestHttp2(session, 'GET', '/static/notes.txt');
+    assert.equal(whole.status, 200);
+    assert.equal(whole.body.length, 27_000);
+    const etag = String(whole.headers.etag);
+    const cases: [string, Record<string, string>][] = [
+      ['/static/notes.txt', {}],
+      ['/static/notes.txt', { range: 'bytes=27-53' }],
+      ['/static/notes.txt', { range: 'bytes=99999-' }],
+      ['/static/notes.txt', { 'if-none-match': etag }],
+      ['/static/missing.txt', { accept: 'application/json' }],
+    ];
+    for (const [path, headers] of cases) {
+      const overHttp1 = await requestHttp1(service.url, 'GET', path, headers);
+      const overHttp2 = await requestHttp2(session, 'GET', path, headers);
+      assert.deepEqual(comparable(overHttp2), comparable(overHttp1), `${path} ${JSON.stringify(headers)}`);
+    }
+    const range = await requestHttp2(session, 'GET', '/static/notes.txt', { range: 'bytes=27-53' });
+    assert.equal(range.status, 206);
+    assert.equal(range.body, 'abcdefghijklmnopqrstuvwxyz\n');
+  });
+
+  it('renders a poster asked for over h2, its URL in https, and serves it', async () => {
+    const { privateKey } = loadKeyPair(keyPaths, 'tls poster passphrase');
+    const token = await issueToken(privateKey, 'ana', 3600, Date.now());
+    const made = await requestHttp2(session, 'POST', '/api/posters', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ title: 'Over h2' }));
+    assert.equal(made.status, 201, made.body);
+    const { url, bytes } = JSON.parse(made.body) as { url: string; bytes: number };
+    assert.match(url, new RegExp(`^https://localhost:${new URL(service.url).port}/static/posters/[0-9a-f]+\\.jpg$`));
+    const image = await requestHttp2(session, 'GET', new URL(url).pathname);
+    assert.equal(image.status, 200);
+    assert.equal(Number(image.headers['content-length']), bytes);
+    const refused = await requestHttp2(session, 'POST', '/api/posters', { 'content-type': 'application/json', accept: 'application/json' }, '{}');
+    assert.equal(refused.status, 401);
+    assert.match(String(refused.headers['www-authenticate']), /^Bearer/);
   });
 });
 

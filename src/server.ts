@@ -115,7 +115,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     draining = true;
-    // Still serving, every answer closing its connection, while balancers see /readyz fail.
+    // Still serving, every answer closing its connection, while balancers see /readyz fail; an
+    // h2 connection is told to finish its streams and go (GOAWAY), as HTTP/1.1's is by its next answer.
+    closeSessions(sessions);
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
     reloader?.close();
     redirect?.server.close();

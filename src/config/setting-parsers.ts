@@ -77,10 +77,17 @@ export function parseAppEnv(setting: string, text: string): AppEnv {
   throw new ConfigError(setting, `${JSON.stringify(text)} is not one of dev, prod, test`);
 }
 
+/** The words a flag may be written with, as Symfony's runtime reads them (any case). */
+const FLAG_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['1', true], ['true', true], ['on', true], ['yes', true],
+  ['0', false], ['false', false], ['off', false], ['no', false],
+]);
+
+/** A flag: `1/true/on/yes` or `0/false/off/no`, in any case, spaces around ignored. */
 export function parseFlag(setting: string, text: string): boolean {
-  if (text === '1') return true;
-  if (text === '0') return false;
-  throw new ConfigError(setting, `${JSON.stringify(text)} is not 0 or 1`);
+  const value = FLAG_WORDS.get(text.trim().toLowerCase());
+  if (value === undefined) throw new ConfigError(setting, `${JSON.stringify(text)} is not a flag: 1, true, on, yes or 0, false, off, no`);
+  return value;
 }
 
 export function parseInteger(setting: string, text: string, { bounds: [min, max] }: { readonly bounds: Bounds }): number {

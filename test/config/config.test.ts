@@ -60,7 +60,7 @@ describe('parseConfig errors', () => {
     ['a port out of range', { PORT: '70000' }, /^Invalid setting PORT: 70000 is out of range \(0-65535\)$/],
     ['a port that is not a number', { PORT: '80a' }, /^Invalid setting PORT: "80a" is not a whole number$/],
     ['an unknown APP_ENV', { APP_ENV: 'staging' }, /^Invalid setting APP_ENV: "staging" is not one of dev, prod, test$/],
-    ['APP_DEBUG other than 0 or 1', { APP_DEBUG: 'yes' }, /^Invalid setting APP_DEBUG: "yes" is not 0 or 1$/],
+    ['APP_DEBUG that is no flag', { APP_DEBUG: 'maybe' }, /^Invalid setting APP_DEBUG: "maybe" is not a flag: 1, true, on, yes or 0, false, off, no$/],
     ['a base that is not a path', { DOC_BASE: 'doc/' }, /^Invalid setting DOC_BASE: /],
     ['a base without its trailing slash', { STATIC_BASE: '/static' }, /^Invalid setting STATIC_BASE: /],
     ['a base URL with a query', { PROBLEM_BASE: 'https://e.org/p/?x' }, /^Invalid setting PROBLEM_BASE: /],
@@ -191,5 +191,26 @@ describe('REDIS_URL', () => {
     const port = configError({ REDIS_URL: 'redis://:hunter2-pw@redis.internal:99999/0' });
     assert.ok(!port.message.includes('hunter2'), port.message);
     assert.equal(port.message.match(/REDIS_URL/g)?.length, 1, port.message);
+  });
+});
+
+describe('flags', () => {
+  it('read as Symfony reads them: 1/true/on/yes and 0/false/off/no, any case, spaces around ignored', () => {
+    for (const word of ['1', 'true', 'on', 'yes', 'TRUE', 'On', ' yes ']) {
+      const config = parseConfig({ APP_ENV: 'prod', APP_DEBUG: word, POSTER_API: '0', ACCESS_LOG: word }, '/');
+      assert.equal(config.debug, true, word);
+      assert.equal(config.accessLog, true, word);
+    }
+    for (const word of ['0', 'false', 'off', 'no', 'FALSE', 'Off']) {
+      const config = parseConfig({ APP_ENV: 'dev', APP_DEBUG: word, ACCESS_LOG: word }, '/');
+      assert.equal(config.debug, false, word);
+      assert.equal(config.accessLog, false, word);
+    }
+  });
+
+  it('refuse anything else, naming the words they take', () => {
+    for (const word of ['2', 'y', 'enabled', 'truee']) {
+      assert.throws(() => parseConfig({ APP_ENV: 'prod', POSTER_API: word }, '/'), new RegExp(`^ConfigError: Invalid setting POSTER_API: "${word}" is not a flag: 1, true, on, yes or 0, false, off, no$`));
+    }
   });
 });

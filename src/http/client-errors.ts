@@ -67,6 +67,13 @@ export function createClientErrorHandler(log: ThrottledLog, refused?: RefusalLis
       socket.destroy();
       return;
     }
+    // A TLS error on an open connection (a client asking to renegotiate): no HTTP request to
+    // answer, and an HTTP answer written into a TLS exchange would be one more protocol error.
+    if (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) {
+      log.note(code, `TLS error from ${unmapV4(socket.remoteAddress ?? '-')}: ${code}`);
+      socket.destroy();
+      return;
+    }
     // A silent socket (a browser's preconnect) timing out is no bad request.
     const quiet = code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0;
     if (!quiet) {

@@ -55,6 +55,8 @@ class WatchedCredentials implements CredentialReloader {
   #current: TlsCredentials;
   #settle: NodeJS.Timeout | undefined;
   #closed = false;
+  /** The problems of the last pair refused, until one is applied. */
+  #lastRefusal: string | undefined;
 
   constructor(options: CredentialReloaderOptions) {
     this.#options = options;
@@ -84,6 +86,7 @@ class WatchedCredentials implements CredentialReloader {
       return false;
     }
     this.#current = next;
+    this.#lastRefusal = undefined;
     log('INFO', `TLS certificate reloaded (serial ${previous.serial} -> ${next.serial}, ${next.subject}, valid until ${next.validTo.toISOString()}) on ${reason}`);
     for (const warning of reading.warnings) log('WARNING', warning);
     return true;
@@ -106,7 +109,10 @@ class WatchedCredentials implements CredentialReloader {
     } catch (err) {
       problems = [messageOf(err)];
     }
-    this.#options.log('ERROR', notReloaded(reason, problems, this.#current));
+    // The watcher sees the files a SIGHUP was sent for change too: the same refusal is said once.
+    const said = problems.join('; ');
+    if (reason !== 'file change' || said !== this.#lastRefusal) this.#options.log('ERROR', notReloaded(reason, problems, this.#current));
+    this.#lastRefusal = said;
     return undefined;
   }
 

@@ -86,6 +86,20 @@ describe('the HTTPS listener', async () => {
     );
   });
 
+  it('refuses a renegotiation by closing the connection, with no HTTP answer written into the TLS exchange', async () => {
+    const received = await new Promise<string>((resolve) => {
+      const socket = tls.connect({ host: 'localhost', port: Number(new URL(service.url).port), ca: TEST_CA, maxVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, () => {
+        socket.renegotiate({ rejectUnauthorized: true }, () => {});
+      });
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    assert.equal(received, '');
+    assert.ok(service.log.lines.some((line) => line.message.startsWith('TLS error from 127.0.0.1: ERR_TLS_RENEGOTIATION_DISABLED')), JSON.stringify(service.log.lines));
+  });
+
   it('answers a plain-HTTP request on the TLS port with no HTTP answer', async () => {
     await assert.rejects(send(service.url.replace('https:', 'http:'), 'GET', '/'));
   });

@@ -200,6 +200,22 @@ describe('watchTlsCredentials', () => {
     assert.equal(watched.lines.length, 1);
   });
 
+  it('says a refusal on SIGHUP once, not again when the watcher then sees the same files changed', async (t) => {
+    const { files } = pairDir(t);
+    const watched = watch(t, files);
+    await untilWatching(watched);
+    renameOver(fixture('stranger.key'), files.keyPath);
+    assert.equal(watched.reloader.reload('SIGHUP'), false);
+    const refusal = `TLS_KEY ${files.keyPath} is not the key of the TLS_CERT certificate (serial 1001); the previous one (serial 1001) stays in use`;
+    assert.deepEqual(watched.lines, [`ERROR TLS certificate not reloaded on SIGHUP: ${refusal}`]);
+    const readsBefore = watched.reads();
+    await eventually('the watcher reading the changed files', () => watched.reads(), (n) => n > readsBefore);
+    assert.deepEqual(watched.lines, [`ERROR TLS certificate not reloaded on SIGHUP: ${refusal}`], 'the same refusal said twice');
+    // Another SIGHUP is an operator asking again: it is answered.
+    assert.equal(watched.reloader.reload('SIGHUP'), false);
+    assert.equal(watched.lines.length, 2);
+  });
+
   it('names every problem of a broken pair in one ERROR line', (t) => {
     const { files } = pairDir(t);
     const watched = watch(t, files, { pollMs: 60_000 });

@@ -19,7 +19,16 @@ export {
   type AccessRecord,
 } from './log/index.js';
 export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './jpeg/index.js';
-export { renderPoster, writePoster, posterFileName, checkPosterSpec, PosterSpecError } from './poster/index.js';
+export {
+  renderPoster,
+  createPosterRenderer,
+  writePoster,
+  posterFileName,
+  checkPosterSpec,
+  PosterSpecError,
+  type PosterRenderer,
+  type PosterRenderOptions,
+} from './poster/index.js';
 export {
   RENDERER_VERSION,
   POSTER_WIDTH,

@@ -8,7 +8,7 @@ import { ROOT } from './helpers/checkout.js';
 describe('the library API', () => {
   it('exports exactly the documented names, each a function or a constant of its kind', () => {
     const functions = [
-      'checkPosterSpec', 'ConfigError', 'createApp', 'createFileLogger', 'createStreamLogger', 'encodeJpeg', 'generateKeyPairPem',
+      'checkPosterSpec', 'ConfigError', 'createApp', 'createFileLogger', 'createPosterRenderer', 'createStreamLogger', 'encodeJpeg', 'generateKeyPairPem',
       'issueToken', 'loadConfig', 'loadKeyPair', 'parseConfig', 'posterFileName', 'posterSchema', 'PosterSpecError', 'Problem',
       'renderPoster', 'startServer', 'validatePosterSpec', 'verifyToken', 'writePoster',
     ];

@@ -19,11 +19,23 @@ import { POSTER_HEIGHT, POSTER_WIDTH, posterFileNameOf, POSTER_SCHEMA_PATH, post
 import { writePosterFile } from './files.js';
 import type { RenderPool } from './pool.js';
 import { type RateLimiter, type StoreCount, fileSize } from './limits/index.js';
-import { MethodNotAllowed, Problem } from '../core/index.js';
+import { MethodNotAllowed, Problem, type ProblemCode } from '../core/index.js';
 
 export const POSTER_BODY_LIMIT = 64 * 1024;
+/** The route's path below SERVICE_BASE. */
+export const POSTER_ROUTE = 'posters';
 /** What the poster route answers, in the order `Allow` lists them (OPTIONS as `/` answers it). */
 export const POSTER_METHODS: readonly string[] = ['OPTIONS', 'POST'];
+/**
+ * Every problem a POST to the route answers with, in the order above (the token, the media
+ * type, the rate limit and the store it is counted in, the body, the spec, the store's room,
+ * the render queue), then an unexpected error. The OpenAPI document (openapi.ts) describes each.
+ */
+export const POSTER_PROBLEMS = [
+  'unauthorized', 'unsupported_media_type', 'too_many_requests', 'limits_unavailable', 'payload_too_large',
+  'invalid_json', 'invalid_poster_spec', 'insufficient_storage', 'busy', 'internal_error',
+] as const satisfies readonly ProblemCode[];
+export type PosterProblemCode = (typeof POSTER_PROBLEMS)[number];
 /** Where posters go, under PUBLIC_DIR (and so under STATIC_BASE). */
 export const POSTERS_DIR = 'posters';
 /** Where the rate limiter keeps its counts, under VAR_DIR (without REDIS_URL). */
@@ -45,7 +57,7 @@ export class InvalidPosterSpec extends Problem {
 }
 
 /** The absolute URL of the poster spec's schema for a request's base URL. */
-function posterSchemaUrl(config: Config, baseUrl: string): string {
+export function posterSchemaUrl(config: Config, baseUrl: string): string {
   return namespaceUrl(config.namespaces.schema, baseUrl) + POSTER_SCHEMA_PATH;
 }
 
@@ -110,7 +122,7 @@ export function posterApiRoute(options: PosterApiOptions): ServiceRoute {
     if (ctx.method !== 'POST') throw new MethodNotAllowed(ctx.method, ctx.rawPath, POSTER_METHODS);
     await createPoster(api, ctx, req, res, corsFor(req));
   };
-  return { id: 'api.posters.create', path: `${config.namespaces.service.path}posters`, methods: ['POST'], handlesEveryMethod: true, handler, problemHeaders: corsFor };
+  return { id: 'api.posters.create', path: `${config.namespaces.service.path}${POSTER_ROUTE}`, methods: ['POST'], handlesEveryMethod: true, handler, problemHeaders: corsFor };
 }
 
 /** The answer to OPTIONS: 204 with `Allow`, and a preflight's CORS headers when it is one. */

@@ -15,6 +15,7 @@ import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '
 import type { Logger } from '../log/index.js';
 import { join } from 'node:path';
 import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
+import { openApiRoute } from './openapi.js';
 import { type RateLimiter, type StoreCount, PosterUsage, PosterRateLimiter, loadSharedLimits } from './limits/index.js';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from './pool.js';
 
@@ -86,7 +87,7 @@ export async function createPosterService({ config, clock, say, logger, renderPo
   const limits = await createLimits(config, logger, clock);
   const pool = createRenderPool(renderPool);
   return {
-    routes: [posterApiRoute({ config, guard, pool, store: limits.store, limiter: limits.rate, realm }), posterSchemaRoute(config)],
+    routes: [posterApiRoute({ config, guard, pool, store: limits.store, limiter: limits.rate, realm }), posterSchemaRoute(config), openApiRoute(config)],
     pool,
     storeBytes: () => limits.store.total,
     jwtCacheHits: () => cache?.hits ?? 0,

@@ -20,36 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runProgram } from '../helpers/programs.js';
+import { chromiumArgs, visibleText } from './chromium.js';
 import { createTestPki, pairFiles, startHttpsService, stopService } from './tls-helpers.js';
 
 const OUTPUT_DIR = join('test-output', 'browser-https');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Chromium's ERR_CERT_AUTHORITY_INVALID (net/base/net_error_list.h). */
 const ERR_CERT_AUTHORITY_INVALID = -202;
-
-/** Flags that keep a headless Chromium from phoning home or touching anything outside its profile. */
-function chromiumArgs(profileDir: string): string[] {
-  return [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-    `--user-data-dir=${profileDir}`,
-  ];
-}
-
-/** The text a reader sees in a DOM dump: head, scripts and styles dropped, tags removed, entities decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<(head|script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;|&#34;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** A net log as Chromium writes it: event types by number, and the events. */
 interface NetLog {

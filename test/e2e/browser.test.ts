@@ -16,37 +16,11 @@ import { writePoster } from '../../src/poster/library.js';
 import { send } from '../helpers/http.js';
 import { runProgram } from '../helpers/programs.js';
 import { runServerProgram } from '../helpers/service.js';
+import { chromiumArgs, visibleText } from './chromium.js';
 
 const OUTPUT_DIR = join('test-output', 'browser');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const POSTER_TITLE = 'Año Nuevo en la azotea';
-
-/** Flags that keep a headless Chromium from phoning home or touching anything outside its profile. */
-function chromiumArgs(profileDir: string): string[] {
-  return [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-    `--user-data-dir=${profileDir}`,
-  ];
-}
-
-/**
- * The text a reader sees in a DOM dump: the head, scripts and styles dropped, tags removed,
- * the few entities a serialiser writes decoded, white space collapsed.
- */
-function visibleText(html: string): string {
-  return html
-    .replace(/<(head|script|style)\b[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;|&#34;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** A static page that shows the poster and, once it has loaded, its natural size. */
 function posterTestPage(posterFile: string): string {

@@ -6,6 +6,9 @@
  * Secrets (README, "Settings"): the answer echoes what the client sent as it sent it, so no answer changes
  * when a guess of a secret is right; the log lines and what the observer (the dev profiler) is
  * told are masked, for operators read them.
+ *
+ * Every line is logged with the request's id, the answer's `X-Request-Id` (a proxy's masked, as
+ * the access line writes it), which a sink that writes ids ends the line with.
  */
 import type { ServerResponse } from 'node:http';
 import { controllerFor, type AppObserver, type ProblemPageLinks } from './app-observer.js';
@@ -42,10 +45,13 @@ export function createProblemResponder({ config, logger, observer, representatio
   // The Date of a 404 that carries Expires, formatted once a second rather than per answer.
   const responseDate = createHttpDateFormatter();
   const plainPages = new PlainProblemPages();
+  // Without a trusted proxy every id is one the service made (32 hex digits): no client text,
+  // nothing to mask, and a 404 is spared the masker's search.
+  const maskId = config.trustedProxies.trustsAnyPeer || config.trustedProxies.ranges.length > 0 ? mask : undefined;
 
-  /** Writes a log line whose secrets are masked already, and tells the observer. */
-  function writeLine(ctx: RequestContext, channel: string, level: LogLevel, line: string): void {
-    logger.log(channel, level, line);
+  /** Writes a log line whose secrets are masked already, the id `requestId` too, and tells the observer. */
+  function writeLine(ctx: RequestContext, requestId: string, channel: string, level: LogLevel, line: string): void {
+    logger.log(channel, level, line, requestId);
     observer?.logged(ctx, channel, level, line);
   }
 
@@ -61,7 +67,8 @@ export function createProblemResponder({ config, logger, observer, representatio
     const links = config.debug ? observer?.pageLinks(ctx) : undefined;
     const rawStack = config.debug && cause instanceof Error ? cause.stack : undefined;
     const stack = rawStack === undefined ? undefined : mask(links ? links.mapStack(rawStack) : rawStack);
-    logProblem(writeLine, mask, ctx, problem, doc, cause);
+    // A proxy's id is the client's text: masked once for both lines, as the access line masks it.
+    logProblem(writeLine, mask, maskId === undefined ? ctx.requestId : maskId(ctx.requestId), ctx, problem, doc, cause);
     // The masker compiled once above, not the secrets compiled again per problem.
     observer?.problem(ctx, mapEveryString(doc, mask) as ProblemDocument, stack);
     if (res.headersSent) {
@@ -78,23 +85,23 @@ export function createProblemResponder({ config, logger, observer, representatio
   };
 }
 
-/** Writes one log line of a request (its secrets masked already). */
-type WriteLine = (ctx: RequestContext, channel: string, level: LogLevel, line: string) => void;
+/** Writes one log line of a request with its id (both masked already). */
+type WriteLine = (ctx: RequestContext, requestId: string, channel: string, level: LogLevel, line: string) => void;
 
-/** The `request.*` line and, for a typed problem, the incident line, secrets masked. */
+/** The `request.*` line and, for a typed problem, the incident line, secrets masked, each with the request's id. */
 function logProblem(
-  writeLine: WriteLine, mask: (text: string) => string, ctx: RequestContext, problem: ProblemAnswer, doc: ProblemDocument, cause: unknown,
+  writeLine: WriteLine, mask: (text: string) => string, requestId: string, ctx: RequestContext, problem: ProblemAnswer, doc: ProblemDocument, cause: unknown,
 ): void {
   if (problem.code === 'internal_error') {
     const stack = cause instanceof Error && cause.stack ? ` ${cause.stack}` : '';
     const name = cause instanceof Error ? cause.name : 'Error';
-    writeLine(ctx, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
+    writeLine(ctx, requestId, 'request', 'CRITICAL', mask(`Uncaught ${name}: "${problem.message}"${stack}`));
   } else {
     // Any other problem's detail is its message.
-    writeLine(ctx, 'request', requestLineLevel(problem), mask(doc.detail));
+    writeLine(ctx, requestId, 'request', requestLineLevel(problem), mask(doc.detail));
   }
   if (doc.type !== 'about:blank') {
-    writeLine(ctx, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problemTitle(problem.status)}`));
+    writeLine(ctx, requestId, 'app', 'ERROR', mask(`Incident: - Type: ${doc.type} - Cause: ${problem.status} - Title: ${problemTitle(problem.status)}`));
   }
 }
 

@@ -1,6 +1,11 @@
 /**
  * Log lines: `<YYYY-MM-DD HH:MM:SS> <channel>.<LEVEL>: <message>`, the timestamp local to the
  * log time zone, one entry per line whatever the message holds. Pure: sinks write the lines.
+ *
+ * A sink that writes request ids ends a line logged for a request with its id, as Monolog's
+ * LineFormatter writes a record's context after the message:
+ * `2026-11-22 03:00:00 request.ERROR: No route found for "GET /x" {"request_id":"4f1c…"}`.
+ * What precedes it is the observed line, unchanged (README, "Logs").
  */
 import { formatOncePerSecond } from '../util/once-per-second.js';
 import { ZonedTime, zonedTimeOf } from './zoned-time.js';
@@ -9,7 +14,11 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRIT
 
 /** Where the service writes its log lines; sinks differ, the line format does not. */
 export interface Logger {
-  log(channel: string, level: LogLevel, message: string): void;
+  /**
+   * Logs one entry; `requestId` is the id (`X-Request-Id`) of the request it was logged for, if
+   * any, which a sink may write (`requestIds` of the file and stream sinks).
+   */
+  log(channel: string, level: LogLevel, message: string, requestId?: string): void;
   /** Resolves once every line logged so far is written. */
   flush(): Promise<void>;
 }
@@ -100,15 +109,38 @@ function fitMessage(message: string, room: number): string {
   return escapeControl(message.slice(0, kept.units)) + cutMarker(total - kept.bytes);
 }
 
+/** The longest request id a line writes whole: the longest a trusted proxy's may be (`http/request-id.ts`). */
+export const MAX_LOGGED_REQUEST_ID_LENGTH = 128;
+
+/**
+ * Ids as the service keeps them (letters, digits, `.`, `_`, `-`) and as masking leaves them
+ * (`*`), at most MAX_LOGGED_REQUEST_ID_LENGTH long: written as they are, no JSON escaping needed.
+ */
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._*-]{1,128}$/;
+
+/**
+ * What ends a line logged for request `requestId`, newline included: ` {"request_id":"…"}`. Any
+ * other id (a library caller's) is cut to MAX_LOGGED_REQUEST_ID_LENGTH code units and written as
+ * a JSON string whose control characters are escaped, so the line stays one valid line.
+ */
+function requestIdEnd(requestId: string): string {
+  const text = PLAIN_REQUEST_ID.test(requestId)
+    ? requestId
+    : escapeControl(JSON.stringify(requestId.slice(0, MAX_LOGGED_REQUEST_ID_LENGTH)).slice(1, -1));
+  return ` {"request_id":"${text}"}\n`;
+}
+
 /**
  * One whole line, newline included, at most MAX_LINE_BYTES long: a longer message is cut (see
- * fitMessage). Channel and level are the service's own short names, never request text.
+ * fitMessage), never the request id that ends it (see requestIdEnd). Channel and level are the
+ * service's own short names, never request text.
  */
-export function formatLine(timestamp: string, channel: string, level: LogLevel, message: string): string {
+export function formatLine(timestamp: string, channel: string, level: LogLevel, message: string, requestId?: string): string {
   const head = `${timestamp} ${channel}.${level}: `;
+  const end = requestId === undefined ? '\n' : requestIdEnd(requestId);
   // Every code unit is at most 3 bytes, and escapes to at most 6: most lines need no measuring.
-  const fits = head.length * 3 + message.length * 6 + 1 <= MAX_LINE_BYTES;
-  return `${head}${fits ? escapeControl(message) : fitMessage(message, MAX_LINE_BYTES - Buffer.byteLength(head) - 1)}\n`;
+  const fits = (head.length + end.length) * 3 + message.length * 6 <= MAX_LINE_BYTES;
+  return `${head}${fits ? escapeControl(message) : fitMessage(message, MAX_LINE_BYTES - Buffer.byteLength(head) - Buffer.byteLength(end))}${end}`;
 }
 
 /**

@@ -33,6 +33,27 @@ describe('the daily file sink', () => {
     );
   });
 
+  it('ends a line logged for a request with its id with requestIds, and a line logged for none as before', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'), { requestIds: true });
+    log.log('request', 'ERROR', 'No route found for "GET /x"', '5f52574265c9409e8bd2d253e177fa6b');
+    log.log('app', 'INFO', 'SIGHUP: nothing to reload');
+    await log.close();
+    assert.equal(
+      read(dir, 'test-2026-11-22.log'),
+      '2026-11-22 11:00:00 request.ERROR: No route found for "GET /x" {"request_id":"5f52574265c9409e8bd2d253e177fa6b"}\n' +
+        '2026-11-22 11:00:00 app.INFO: SIGHUP: nothing to reload\n',
+    );
+  });
+
+  it('writes no request id by default: the lines are the observed ones', async () => {
+    const dir = freshDir();
+    const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));
+    log.log('request', 'ERROR', 'No route found for "GET /x"', '5f52574265c9409e8bd2d253e177fa6b');
+    await log.close();
+    assert.equal(read(dir, 'test-2026-11-22.log'), '2026-11-22 11:00:00 request.ERROR: No route found for "GET /x"\n');
+  });
+
   it('writes lines beyond ASCII as UTF-8, alone in a batch or among ASCII lines', async () => {
     const dir = freshDir();
     const log = logger(dir, () => Date.parse('2026-11-22T10:00:00Z'));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createStreamLogger, createTimestamper, escapeControl, formatLine, formatTimestamp, MAX_LINE_BYTES } from '../../src/log/index.js';
+import { MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/log/format.js';
 
 describe('formatTimestamp', () => {
   it('writes Madrid local time in winter (UTC+1)', () => {
@@ -83,6 +84,57 @@ describe('formatLine', () => {
   });
 });
 
+describe('formatLine with a request id', () => {
+  const TS = '2026-11-22 03:00:00';
+  const ID = '4f1c9a0b7e2d5c38a1b2c3d4e5f60718';
+  const END = ` {"request_id":"${ID}"}\n`; // 51 bytes
+
+  it('ends the observed line with the id as JSON context, as Monolog writes a record\'s context', () => {
+    assert.equal(
+      formatLine(TS, 'request', 'ERROR', 'No route found for "GET /x"', ID),
+      `2026-11-22 03:00:00 request.ERROR: No route found for "GET /x" {"request_id":"${ID}"}\n`,
+    );
+  });
+
+  it('leaves a line logged for no request as it was', () => {
+    assert.equal(formatLine(TS, 'app', 'INFO', 'SIGHUP', undefined), '2026-11-22 03:00:00 app.INFO: SIGHUP\n');
+  });
+
+  it('keeps a line of exactly MAX_LINE_BYTES whole, its id included', () => {
+    const head = `${TS} request.ERROR: `;
+    const message = 'a'.repeat(MAX_LINE_BYTES - head.length - END.length);
+    const line = formatLine(TS, 'request', 'ERROR', message, ID);
+    assert.equal(line, `${head}${message}${END}`);
+    assert.equal(Buffer.byteLength(line), 8192);
+  });
+
+  it('cuts a long message before its marker and never the id that ends the line', () => {
+    const line = formatLine(TS, 'request', 'ERROR', 'x'.repeat(100_000), ID);
+    // 35 (head) + 8085 kept + 21 (marker, "…" is 3 bytes) + 51 (id and newline) = 8192
+    assert.equal(Buffer.byteLength(line), 8192);
+    assert.equal(line.slice(35 + 8085), `… [91915 bytes cut]${END}`);
+  });
+
+  it('writes an id no proxy could send as a JSON string, one line, cut to its first 128 code units', () => {
+    const id = `a"b\\c\n\u0085\u2028${'x'.repeat(300)}`;
+    const line = formatLine(TS, 'app', 'ERROR', 'm', id);
+    assert.equal(line.indexOf('\n'), line.length - 1, 'one line');
+    assert.doesNotMatch(line, /[\u0085\u2028]/);
+    const context = line.slice(line.indexOf(' {'), -1);
+    assert.deepEqual(JSON.parse(context), { request_id: id.slice(0, MAX_LOGGED_REQUEST_ID_LENGTH) });
+  });
+
+  it('writes an id of MAX_LOGGED_REQUEST_ID_LENGTH characters whole and cuts one a character longer', () => {
+    const longest = 'a'.repeat(MAX_LOGGED_REQUEST_ID_LENGTH);
+    assert.equal(formatLine(TS, 'app', 'ERROR', 'm', longest), `${TS} app.ERROR: m {"request_id":"${longest}"}\n`);
+    assert.equal(formatLine(TS, 'app', 'ERROR', 'm', `${longest}b`), `${TS} app.ERROR: m {"request_id":"${longest}"}\n`);
+  });
+
+  it('writes a masked id as it is', () => {
+    assert.equal(formatLine(TS, 'app', 'ERROR', 'm', 'lb-******.7'), `${TS} app.ERROR: m {"request_id":"lb-******.7"}\n`);
+  });
+});
+
 describe('createTimestamper', () => {
   it('gives the same text within a second and the next one after', () => {
     const stamp = createTimestamper('UTC');
@@ -102,5 +154,26 @@ describe('createStreamLogger', () => {
     logger.log('app', 'ERROR', 'one');
     await logger.flush();
     assert.equal(chunks.join(''), '2026-03-29 03:00:00 app.ERROR: one\n');
+  });
+
+  it('ends a line with its request id with requestIds, and only then', async () => {
+    const chunks: string[] = [];
+    const loggerOf = (requestIds: boolean | undefined) => {
+      const stream = new PassThrough();
+      stream.on('data', (c: Buffer) => chunks.push(c.toString()));
+      return createStreamLogger(stream, 'Europe/Madrid', () => Date.UTC(2026, 2, 29, 1, 0, 0), { requestIds });
+    };
+    const withIds = loggerOf(true);
+    withIds.log('request', 'ERROR', 'one', 'abc');
+    withIds.log('app', 'INFO', 'two');
+    await withIds.flush();
+    const without = loggerOf(undefined);
+    without.log('request', 'ERROR', 'three', 'abc');
+    await without.flush();
+    assert.equal(chunks.join(''), [
+      '2026-03-29 03:00:00 request.ERROR: one {"request_id":"abc"}\n',
+      '2026-03-29 03:00:00 app.INFO: two\n',
+      '2026-03-29 03:00:00 request.ERROR: three\n',
+    ].join(''));
   });
 });

@@ -91,6 +91,11 @@ export interface Config {
   /** ACCESS_LOG: one JSON line per answered request in `<env>-access-<date>.log` (on by default). */
   readonly accessLog: boolean;
   /**
+   * LOG_REQUEST_IDS: each error-log line of a request ends with its id (` {"request_id":"…"}`).
+   * Off by default: the lines are then exactly the original service's.
+   */
+  readonly logRequestIds: boolean;
+  /**
    * ADMIN_PORT and ADMIN_HOST: the operator's listener (`/healthz`, `/readyz`, `/metrics`);
    * undefined when ADMIN_PORT is unset, so nothing listens.
    */

@@ -13,6 +13,7 @@ import { ConfigError } from './config-error.js';
 import type { Config, Secrets, TlsSettings } from './config-types.js';
 import { readTlsCredentials } from '../tls/index.js';
 import { parseCorsOrigins } from './cors-origins.js';
+import { devGeneratesKeyPair, readJwtPublicKey } from './jwt-key-files.js';
 import { type Env, readEnvFiles } from './env-files.js';
 import {
   DEFAULT_LOG_TIMEZONE, parseAppEnv, parseBaseUrl, parseCacheControl, parseFlag, parseInteger, parseListenHost,
@@ -78,12 +79,14 @@ const SETTINGS = [
   read('MAX_CONNECTIONS').into('maxConnections', { parse: parseInteger, default: 10_000, bounds: [1, 1_000_000] }),
   read('JWT_SECRET_KEY').into('jwt.secretKeyPath', { parse: parsePath, default: parsed('config/jwt/private.pem') }),
   read('JWT_PUBLIC_KEY').into('jwt.publicKeyPath', { parse: parsePath, default: parsed('config/jwt/public.pem') }),
+  derived('jwt.publicKeyPath', checkJwtPublicKey),
   read('JWT_TOKEN_TTL').into('jwt.tokenTtl', { parse: parseInteger, default: 3600, bounds: [1, 31_536_000] }),
   read('JWT_CLOCK_SKEW').into('jwt.clockSkew', { parse: parseInteger, default: 10, bounds: [0, 3600] }),
   read('JWT_CACHE_SIZE').into('jwt.cacheSize', { parse: parseInteger, default: 10_000, bounds: [0, 1_000_000] }),
   read('PROFILER_MAX').into('profilerMax', { parse: parseInteger, default: 200, bounds: [1, PROFILER_MAX_LIMIT] }),
   read('WORKERS').into('workers', { parse: parseWorkers, default: 1, bounds: [1, MAX_WORKERS] }),
   read('ACCESS_LOG').into('accessLog', { parse: parseFlag, default: true }),
+  read('LOG_REQUEST_IDS').into('logRequestIds', { parse: parseFlag, default: false }),
   derived('admin', deriveAdmin),
   read('DRAIN_SECONDS').into('drainSeconds', { parse: parseInteger, default: 0, bounds: [0, 300] }),
   derived('tls', deriveTls),
@@ -130,14 +133,43 @@ function deriveTrustedAsWritten(context: Context): Config['trustedAsWritten'] {
   return { proxies: context.read('TRUSTED_PROXIES') ?? '', hosts: context.read('TRUSTED_HOSTS') ?? '' };
 }
 
-/** ADMIN_HOST and ADMIN_PORT, read only when ADMIN_PORT is set: nothing listens otherwise. */
+/**
+ * ADMIN_HOST and ADMIN_PORT, checked only when ADMIN_PORT is set: nothing listens otherwise. Both
+ * are read first all the same, so that an environment where nothing is set has every setting's
+ * name asked for (setting-names.ts learns them so). A port of the service's own, on an address
+ * it listens on, is refused here rather than found in use as the listeners start.
+ */
 function deriveAdmin(context: Context): Config['admin'] {
-  const port = context.read('ADMIN_PORT');
-  if (port === undefined) return undefined;
-  return {
-    host: context.check(() => parseListenHost('ADMIN_HOST', context.read('ADMIN_HOST') ?? '127.0.0.1')),
-    port: context.check(() => parseInteger('ADMIN_PORT', port, { bounds: [0, 65535] })),
-  };
+  const portText = context.read('ADMIN_PORT');
+  const hostText = context.read('ADMIN_HOST');
+  if (portText === undefined) return undefined;
+  const host = context.check(() => parseListenHost('ADMIN_HOST', hostText ?? '127.0.0.1'));
+  const port = context.check(() => parseInteger('ADMIN_PORT', portText, { bounds: [0, 65535] }));
+  const service = context.earlier;
+  // 0.0.0.0 and :: listen on every address; host names are left to the listen itself.
+  const everyAddress = (address: string) => address === '0.0.0.0' || address === '::';
+  // A field whose setting was bad is undefined (that config is thrown away).
+  const clash = port !== 0 && port === service.port && host !== undefined && service.host !== undefined
+    && (host === service.host || everyAddress(host) || everyAddress(service.host));
+  if (clash) {
+    throw new ConfigError('ADMIN_PORT', `is PORT (${port}), on an address HOST listens on too: the operator's listener needs a port of its own`);
+  }
+  return { host, port };
+}
+
+/**
+ * JWT_PUBLIC_KEY as the row above read it, and with POSTER_API=1 the file it names checked now
+ * (a regular file of at most MAX_JWT_KEY_BYTES, a P-521 public key in PEM), so that a problem is
+ * named in the one line of bad settings: the service verifies tokens with that key alone. Not in
+ * dev when neither key file exists: the service generates the pair as it starts.
+ */
+function checkJwtPublicKey(context: Context): string {
+  const { posterApi, appEnv } = context.earlier;
+  const paths = { secretKeyPath: context.earlier['jwt.secretKeyPath'], publicKeyPath: context.earlier['jwt.publicKeyPath'] };
+  if (!posterApi || devGeneratesKeyPair(appEnv, paths)) return paths.publicKeyPath;
+  const read = readJwtPublicKey(paths.publicKeyPath);
+  if (!read.ok) throw new ConfigError('JWT_PUBLIC_KEY', read.problem);
+  return paths.publicKeyPath;
 }
 
 /** A year, in seconds: how long browsers are told to use HTTPS only, unless HSTS_MAX_AGE says otherwise. */

@@ -20,7 +20,7 @@ function dailyFileOptions(config: Config, clock: (() => number) | undefined): Fi
 
 /** The error log's daily file sink. */
 export function createConfiguredFileLogger(config: Config, clock?: () => number): FileLogger {
-  return createFileLogger(dailyFileOptions(config, clock));
+  return createFileLogger({ ...dailyFileOptions(config, clock), requestIds: config.logRequestIds });
 }
 
 /** The access log, or none with ACCESS_LOG=0 (its modules are then never loaded). */

@@ -240,6 +240,7 @@ function describeSettings(config: Config): (readonly [string, string])[] {
     ['PROFILER_MAX', String(config.profilerMax)],
     ['WORKERS', String(config.workers)],
     ['ACCESS_LOG', config.accessLog ? '1' : '0'],
+    ['LOG_REQUEST_IDS', config.logRequestIds ? '1' : '0'],
     ['ADMIN_HOST', config.admin?.host ?? '(off)'],
     ['ADMIN_PORT', config.admin === undefined ? '(off)' : String(config.admin.port)],
     ['DRAIN_SECONDS', String(config.drainSeconds)],

@@ -166,3 +166,17 @@ describe('request ids in the error log', () => {
     ]);
   });
 });
+
+describe('LOG_REQUEST_IDS', () => {
+  it('turns the ids on for the service as started from its settings, and leaves them off by default', async () => {
+    for (const [setting, withIds] of [['1', true], ['0', false]] as const) {
+      const config = testConfig({ LOG_REQUEST_IDS: setting, APP_ENV: 'prod', APP_DEBUG: '0' });
+      const running = await startServer({ config });
+      const res = await send(running.url, 'GET', '/nowhere');
+      await running.stop();
+      const lines = readErrorLog(config.logDir).split('\n').filter((line) => line.includes('/nowhere'));
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.equal(ID_END.exec(lines[0]!)?.[1], withIds ? res.headers['x-request-id'] : undefined, `LOG_REQUEST_IDS=${setting}`);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClientHttp2Session } from 'node:http2';
 import tls from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
@@ -23,16 +24,28 @@ function comparable(res: SecureResponse): { status: number; headers: Record<stri
   return { status: res.status, headers, body: res.body };
 }
 
+/**
+ * An h2 connection opened on first use and opened again once closed: the service closes an idle
+ * one after the keep-alive time, which a loaded machine may let pass between two tests.
+ */
+function openedSession(url: string): () => ClientHttp2Session {
+  let session: ClientHttp2Session | undefined;
+  after(() => session?.close());
+  return () => {
+    if (session === undefined || session.closed || session.destroyed) session = connectHttp2(url);
+    return session;
+  };
+}
+
 const serialOf = (file: string) => new X509Certificate(readFileSync(join(TLS_FIXTURES, file))).serialNumber;
 
 describe('the HTTPS listener', async () => {
   const service = await startTestService({ ...TLS_SETTINGS, APP_ENV: 'prod', APP_DEBUG: '0' });
-  const session = connectHttp2(service.url);
-  after(() => session.close());
+  const session = openedSession(service.url);
 
   it('says https in its URL and links', async () => {
     assert.match(service.url, /^https:\/\/127\.0\.0\.1:\d+$/);
-    const home = await requestHttp2(session, 'GET', '/', { accept: 'application/json' });
+    const home = await requestHttp2(session(), 'GET', '/', { accept: 'application/json' });
     const port = new URL(service.url).port;
     assert.equal(home.status, 200);
     assert.match(home.body, new RegExp(`"https://localhost:${port}/doc/"`));
@@ -53,23 +66,23 @@ describe('the HTTPS listener', async () => {
     ];
     for (const [method, path, headers, body] of cases) {
       const overHttp1 = await requestHttp1(service.url, method, path, headers, body);
-      const overHttp2 = await requestHttp2(session, method, path, headers, body);
+      const overHttp2 = await requestHttp2(session(), method, path, headers, body);
       assert.deepEqual(comparable(overHttp2), comparable(overHttp1), `${method} ${path}`);
     }
   });
 
   it('keeps the 404 and 405 texts and the Allow list over h2', async () => {
-    const missing = await requestHttp2(session, 'GET', '/x', { accept: 'application/json' });
+    const missing = await requestHttp2(session(), 'GET', '/x', { accept: 'application/json' });
     assert.equal(missing.status, 404);
     assert.equal(JSON.parse(missing.body).detail, 'No route found for "GET /x"');
-    const refused = await requestHttp2(session, 'PUT', '/', { accept: 'application/json' });
+    const refused = await requestHttp2(session(), 'PUT', '/', { accept: 'application/json' });
     assert.equal(refused.status, 405);
     assert.equal(refused.headers.allow, 'OPTIONS, GET, HEAD');
     assert.equal(JSON.parse(refused.body).detail, 'No route found for "PUT /": Method Not Allowed (Allow: OPTIONS, GET, HEAD)');
   });
 
   it('sends Strict-Transport-Security for a year on every answer, over both protocols', async () => {
-    for (const res of [await requestHttp1(service.url, 'GET', '/nope'), await requestHttp2(session, 'GET', '/')]) {
+    for (const res of [await requestHttp1(service.url, 'GET', '/nope'), await requestHttp2(session(), 'GET', '/')]) {
       assert.equal(res.headers['strict-transport-security'], 'max-age=31536000');
     }
   });
@@ -117,11 +130,10 @@ describe('static files and posters over h2', async () => {
     ...TLS_SETTINGS, PUBLIC_DIR: publicDir, POSTER_API: '1',
     JWT_SECRET_KEY: keyPaths.secretKeyPath, JWT_PUBLIC_KEY: keyPaths.publicKeyPath, JWT_PASSPHRASE: 'tls poster passphrase',
   });
-  const session = connectHttp2(service.url);
-  after(() => session.close());
+  const session = openedSession(service.url);
 
   it('serves a file, a range of it and a 304 alike over both protocols', async () => {
-    const whole = await requestHttp2(session, 'GET', '/static/notes.txt');
+    const whole = await requestHttp2(session(), 'GET', '/static/notes.txt');
     assert.equal(whole.status, 200);
     assert.equal(whole.body.length, 27_000);
     const etag = String(whole.headers.etag);
@@ -134,10 +146,10 @@ describe('static files and posters over h2', async () => {
     ];
     for (const [path, headers] of cases) {
       const overHttp1 = await requestHttp1(service.url, 'GET', path, headers);
-      const overHttp2 = await requestHttp2(session, 'GET', path, headers);
+      const overHttp2 = await requestHttp2(session(), 'GET', path, headers);
       assert.deepEqual(comparable(overHttp2), comparable(overHttp1), `${path} ${JSON.stringify(headers)}`);
     }
-    const range = await requestHttp2(session, 'GET', '/static/notes.txt', { range: 'bytes=27-53' });
+    const range = await requestHttp2(session(), 'GET', '/static/notes.txt', { range: 'bytes=27-53' });
     assert.equal(range.status, 206);
     assert.equal(range.body, 'abcdefghijklmnopqrstuvwxyz\n');
   });
@@ -145,14 +157,14 @@ describe('static files and posters over h2', async () => {
   it('renders a poster asked for over h2, its URL in https, and serves it', async () => {
     const { privateKey } = loadKeyPair(keyPaths, 'tls poster passphrase');
     const token = await issueToken(privateKey, 'ana', 3600, Date.now());
-    const made = await requestHttp2(session, 'POST', '/api/posters', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ title: 'Over h2' }));
+    const made = await requestHttp2(session(), 'POST', '/api/posters', { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ title: 'Over h2' }));
     assert.equal(made.status, 201, made.body);
     const { url, bytes } = JSON.parse(made.body) as { url: string; bytes: number };
     assert.match(url, new RegExp(`^https://localhost:${new URL(service.url).port}/static/posters/[0-9a-f]+\\.jpg$`));
-    const image = await requestHttp2(session, 'GET', new URL(url).pathname);
+    const image = await requestHttp2(session(), 'GET', new URL(url).pathname);
     assert.equal(image.status, 200);
     assert.equal(Number(image.headers['content-length']), bytes);
-    const refused = await requestHttp2(session, 'POST', '/api/posters', { 'content-type': 'application/json', accept: 'application/json' }, '{}');
+    const refused = await requestHttp2(session(), 'POST', '/api/posters', { 'content-type': 'application/json', accept: 'application/json' }, '{}');
     assert.equal(refused.status, 401);
     assert.match(String(refused.headers['www-authenticate']), /^Bearer/);
   });

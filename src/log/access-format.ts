@@ -4,12 +4,22 @@
  * sink writes the lines.
  *
  * `{"time":"2026-11-26T02:06:46.123+01:00","request_id":"…","client_ip":"…","method":"POST",
- * "routed_method":"PUT","target":"/settings?x=1","status":200,"bytes":512,"duration_ms":1.234,
- * "user_agent":"curl/8.5.0","referer":null,"subject":"alice","worker":0,"completed":true}`
+ * "routed_method":"PUT","target":"/settings?x=1","protocol":"HTTP/2","status":200,"bytes":512,
+ * "duration_ms":1.234,"user_agent":"curl/8.5.0","referer":null,"subject":"alice","worker":0,
+ * "completed":true}`
  */
 import { MAX_LINE_BYTES } from './format.js';
 import { cutJsonText, jsonNumber, jsonStringContent, measureJsonText } from './json-text.js';
 import { decodeUtf8 } from '../util/header-bytes.js';
+
+/**
+ * A request's protocol as the line writes it: `HTTP/1.1` and `HTTP/1.0`; `HTTP/2` for a stream of
+ * an h2 connection; `HTTP/<major>.<minor>` for another version the HTTP/1 parser took (`HTTP/0.9`,
+ * or an `HTTP/2.0` request line, which the app refuses as unsupported); `-` when the parser
+ * refused before a request existed. Made of digits, letters and `/.+-` only, and never longer than
+ * the widest numbers make it: written as it is, neither masked nor escaped.
+ */
+export type RequestProtocol = 'HTTP/1.1' | 'HTTP/1.0' | 'HTTP/2' | `HTTP/${number}.${number}` | '-';
 
 /** One answered request, as the server knows it at the end. */
 export interface AccessRecord {
@@ -24,6 +34,7 @@ export interface AccessRecord {
   readonly routedMethod: string;
   /** The request target as sent (`-` when unknown). */
   readonly target: string;
+  readonly protocol: RequestProtocol;
   /** 0 when the connection closed before any head was written. */
   readonly status: number;
   /** Body bytes of the answer. */
@@ -65,16 +76,32 @@ const TEXT_WEIGHTS: Readonly<Record<TextKey, number>> = Object.freeze({
 });
 const TEXT_KEYS = Object.freeze(Object.keys(TEXT_WEIGHTS) as TextKey[]);
 
-/** The line's numbers and flag, as the record has them. */
-type AccessFigures = Pick<AccessRecord, 'status' | 'bytes' | 'durationMs' | 'worker' | 'completed'>;
+/** The line's protocol, numbers and flag, as the record has them: written as they are. */
+type AccessFigures = Pick<AccessRecord, 'protocol' | 'status' | 'bytes' | 'durationMs' | 'worker' | 'completed'>;
 
 /** A number's longest JSON form (17 significant digits, sign, point, exponent): 24 characters. */
-const WIDEST_NUMBER = -2.2250738585072014e-308;
+const WIDEST_NUMBER: number = -2.2250738585072014e-308;
 
-/** The longest a line can be without its texts: keys, punctuation, the widest numbers, nulls, `false`, the newline. */
+/**
+ * A duration formatMillis writes in 24 characters: past the safe integers in microseconds it is
+ * written as JSON writes it (WIDEST_NUMBER itself rounds to `0`).
+ */
+const WIDEST_DURATION_MS = -1.2345678901234567e300;
+
+/**
+ * The longest a protocol can be: `HTTP/` and two of the widest numbers, 54 characters
+ * (WIDEST_NUMBER is typed `number`: as a literal, the compiler would not read its text back as a
+ * `${number}`).
+ */
+const WIDEST_PROTOCOL: RequestProtocol = `HTTP/${WIDEST_NUMBER}.${WIDEST_NUMBER}`;
+
+/**
+ * The longest a line can be without its texts: keys, punctuation, the widest protocol and
+ * numbers, nulls, `false`, the newline.
+ */
 const WIDEST_FRAME_BYTES: number = writeLine(
   { time: '', request_id: '', client_ip: '', method: '', routed_method: '', target: '', user_agent: null, referer: null, subject: null },
-  { status: WIDEST_NUMBER, bytes: WIDEST_NUMBER, durationMs: WIDEST_NUMBER, worker: WIDEST_NUMBER, completed: false },
+  { protocol: WIDEST_PROTOCOL, status: WIDEST_NUMBER, bytes: WIDEST_NUMBER, durationMs: WIDEST_DURATION_MS, worker: WIDEST_NUMBER, completed: false },
   jsonStringContent,
 ).length;
 
@@ -96,10 +123,10 @@ export interface TextMasker {
 /**
  * One whole line, newline included, at most MAX_LINE_BYTES long; JSON.parse gives back every
  * value (the texts after `mask`), but for a text cut to fit. The client's texts (request id,
- * methods, target, user agent, referer, subject) pass through `mask`; `formatTime` writes the
- * arrival (createIsoTimestamper). A line too long cuts its longest texts to their share of the
- * room (the target's share is the largest), each keeping its start and ending with
- * `… [N bytes cut]`.
+ * methods, target, user agent, referer, subject) pass through `mask`; the protocol is ours and
+ * written as it is; `formatTime` writes the arrival (createIsoTimestamper). A line too long cuts
+ * its longest texts to their share of the room (the target's share is the largest), each keeping
+ * its start and ending with `… [N bytes cut]`.
  */
 export function formatAccessLine(record: AccessRecord, formatTime: (ms: number) => string, mask: TextMasker): string {
   return writeAccessLine(record, formatTime, mask, new VerbatimCheck(mask)).text;
@@ -150,8 +177,9 @@ export class VerbatimCheck {
  * expression, for what would need escaping or masking, and the line is its texts as they are,
  * its length its size: cheaper than joining the texts for one plain check and one mask, with the
  * masker's six substring searches and its readings' checks. A text the expression stops in sends the
- * line the long way, which masks and quotes text by text to the same bytes. The time is ours and
- * always plain. A user agent that passes is ASCII, which is what reading it as UTF-8 would give.
+ * line the long way, which masks and quotes text by text to the same bytes. The time and the
+ * protocol are ours and always plain. A user agent that passes is ASCII, which is what reading it
+ * as UTF-8 would give.
  */
 export function writeAccessLine(record: AccessRecord, formatTime: (ms: number) => string, mask: TextMasker, verbatim: VerbatimCheck): AccessLine {
   const time = formatTime(record.time);
@@ -212,17 +240,18 @@ function formatMaskedLine(record: AccessRecord, time: string, mask: TextMasker):
 
 /**
  * The line, newline included: keys in their order, each text written between quotes by
- * `content` (jsonStringContent), an absent one as `null`. Added piece by piece, the quotes in
- * the fixed pieces, instead of joined from a list of 39: the join cost more than the additions
- * and the one flattening of the result together (a line that has to wait in a long queue is
- * flattened: see access-log.ts).
+ * `content` (jsonStringContent), an absent one as `null`; the protocol and the numbers as they
+ * are. Added piece by piece, the quotes in the fixed pieces, instead of joined from a list of 41:
+ * the join cost more than the additions and the one flattening of the result together (a line
+ * that has to wait in a long queue is flattened: see access-log.ts).
  */
 function writeLine(texts: AccessTexts, figures: AccessFigures, content: (text: string) => string): string {
   const { user_agent: userAgent, referer, subject } = texts;
   return (
     `{"time":"${content(texts.time)}","request_id":"${content(texts.request_id)}","client_ip":"${content(texts.client_ip)}"` +
     `,"method":"${content(texts.method)}","routed_method":"${content(texts.routed_method)}","target":"${content(texts.target)}"` +
-    `,"status":${jsonNumber(figures.status)},"bytes":${jsonNumber(figures.bytes)},"duration_ms":${formatMillis(figures.durationMs)}` +
+    `,"protocol":"${figures.protocol}","status":${jsonNumber(figures.status)},"bytes":${jsonNumber(figures.bytes)}` +
+    `,"duration_ms":${formatMillis(figures.durationMs)}` +
     `,"user_agent":${userAgent === null ? 'null' : `"${content(userAgent)}"`}` +
     `,"referer":${referer === null ? 'null' : `"${content(referer)}"`}` +
     `,"subject":${subject === null ? 'null' : `"${content(subject)}"`}` +

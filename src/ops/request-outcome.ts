@@ -46,6 +46,7 @@ export function createOutcomeWatch(listeners: readonly OutcomeListener[], worker
         method: '-',
         routedMethod: '-',
         target: '-',
+        protocol: '-',
         status,
         bytes: 0,
         durationMs: 0,
@@ -68,6 +69,7 @@ function outcomeOf(ctx: RequestContext, req: IncomingMessage, res: ServerRespons
     method: ctx.originalMethod,
     routedMethod: ctx.method,
     target: ctx.target,
+    protocol: protocolOf(req),
     status: res.headersSent ? res.statusCode : 0,
     bytes: answeredBodyBytes(res),
     durationMs,
@@ -78,4 +80,22 @@ function outcomeOf(ctx: RequestContext, req: IncomingMessage, res: ServerRespons
     worker,
     completed: res.writableFinished,
   };
+}
+
+/**
+ * The request's protocol for its record: a constant for each version that is answered, so the
+ * common path builds no text. Node's HTTP/1 parser also takes `HTTP/0.9` and `HTTP/2.0` request
+ * lines, which the app refuses as unsupported: those are written as sent, and only a stream of an
+ * h2 connection (`node:http2`'s request has it) is `HTTP/2`.
+ */
+export function protocolOf(req: IncomingMessage): AccessRecord['protocol'] {
+  const major = req.httpVersionMajor;
+  const minor = req.httpVersionMinor;
+  if (major === 1) {
+    if (minor === 1) return 'HTTP/1.1';
+    if (minor === 0) return 'HTTP/1.0';
+  } else if (major === 2 && minor === 0 && (req as { readonly stream?: object }).stream !== undefined) {
+    return 'HTTP/2';
+  }
+  return `HTTP/${major}.${minor}`;
 }

@@ -17,6 +17,7 @@ const SAMPLE: AccessRecord = {
   method: 'POST',
   routedMethod: 'PUT',
   target: '/settings/theme?x=1',
+  protocol: 'HTTP/1.1',
   status: 200,
   bytes: 512,
   durationMs: 1.23456,
@@ -36,17 +37,56 @@ describe('formatAccessLine', () => {
     assert.equal(
       line({}),
       '{"time":"2026-11-26T02:06:46.123+01:00","request_id":"7f3a9c2e4b1d","client_ip":"203.0.113.7","method":"POST",' +
-        '"routed_method":"PUT","target":"/settings/theme?x=1","status":200,"bytes":512,"duration_ms":1.235,' +
+        '"routed_method":"PUT","target":"/settings/theme?x=1","protocol":"HTTP/1.1","status":200,"bytes":512,"duration_ms":1.235,' +
         '"user_agent":"curl/8.5.0","referer":null,"subject":"alice","worker":2,"completed":true}\n',
     );
   });
 
-  it('writes a request the parser refused: status 0, no method, nothing known but the peer', () => {
-    const text = line({ method: '-', routedMethod: '-', target: '-', status: 0, bytes: 0, durationMs: 0, userAgent: undefined, subject: undefined, completed: false });
-    assert.deepEqual(parsed(text), {
-      time: '2026-11-26T02:06:46.123+01:00', request_id: '7f3a9c2e4b1d', client_ip: '203.0.113.7', method: '-', routed_method: '-',
-      target: '-', status: 0, bytes: 0, duration_ms: 0, user_agent: null, referer: null, subject: null, worker: 2, completed: false,
+  it('writes a request the parser refused: status 0, no method, no protocol, nothing known but the peer', () => {
+    const text = line({
+      method: '-', routedMethod: '-', target: '-', protocol: '-', status: 0, bytes: 0, durationMs: 0, userAgent: undefined, subject: undefined, completed: false,
     });
+    assert.equal(
+      text,
+      '{"time":"2026-11-26T02:06:46.123+01:00","request_id":"7f3a9c2e4b1d","client_ip":"203.0.113.7","method":"-",' +
+        '"routed_method":"-","target":"-","protocol":"-","status":0,"bytes":0,"duration_ms":0,' +
+        '"user_agent":null,"referer":null,"subject":null,"worker":2,"completed":false}\n',
+    );
+  });
+
+  it('writes the protocol right after the target: HTTP/1.0, HTTP/1.1, HTTP/2', () => {
+    const around = (protocol: AccessRecord['protocol']) => `"target":"/settings/theme?x=1","protocol":"${protocol}","status":200,`;
+    assert.ok(line({ protocol: 'HTTP/1.0' }).includes(around('HTTP/1.0')), 'HTTP/1.0');
+    assert.ok(line({ protocol: 'HTTP/1.1' }).includes(around('HTTP/1.1')), 'HTTP/1.1');
+    assert.ok(line({ protocol: 'HTTP/2' }).includes(around('HTTP/2')), 'HTTP/2');
+    assert.equal(parsed(line({ protocol: 'HTTP/0.9' })).protocol, 'HTTP/0.9');
+  });
+
+  it('writes the protocol as it is, whichever way the line goes: a secret in the protocol is not one the client sent', () => {
+    // The masker's trigger finds `HTTP` in the protocol, yet only the client's texts are masked.
+    const mask = maskOf('HTTP');
+    assert.equal(parsed(line({ protocol: 'HTTP/2' }, mask)).protocol, 'HTTP/2', 'the short way');
+    const masked = parsed(line({ protocol: 'HTTP/2', target: '/a/HTTP' }, mask));
+    assert.deepEqual([masked.protocol, masked.target], ['HTTP/2', '/a/******'], 'the long way');
+  });
+
+  it('keeps a line of the widest protocol and numbers within MAX_LINE_BYTES to the byte, and cuts one byte more', () => {
+    // Numbers JSON writes in 24 characters, the most any takes; formatMillis writes the duration so.
+    const widest: number = -2.2250738585072014e-308;
+    const durationMs = -1.2345678901234567e300;
+    assert.equal(formatMillis(durationMs).length, 24);
+    const frame: Partial<AccessRecord> = {
+      requestId: '', clientIp: '', method: '', routedMethod: '', protocol: `HTTP/${widest}.${widest}`,
+      status: widest, bytes: widest, durationMs, worker: widest, userAgent: undefined, subject: undefined, completed: false,
+    };
+    const room = MAX_LINE_BYTES - line({ ...frame, target: '' }).length;
+    const full = line({ ...frame, target: `/${'a'.repeat(room - 1)}` });
+    assert.equal(full.length, MAX_LINE_BYTES);
+    assert.equal(parsed(full).target, `/${'a'.repeat(room - 1)}`, 'whole');
+    const over = line({ ...frame, target: `/${'a'.repeat(room)}` });
+    assert.ok(Buffer.byteLength(over) <= MAX_LINE_BYTES, `${Buffer.byteLength(over)} bytes`);
+    assert.match(parsed(over).target as string, /^\/a+… \[\d+ bytes cut\]$/);
+    assert.equal(parsed(over).protocol, `HTTP/${widest}.${widest}`);
   });
 
   it('writes the Madrid offset across the October DST change (+02:00, then +01:00 from 03:00 back to 02:00)', () => {

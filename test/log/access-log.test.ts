@@ -23,7 +23,7 @@ function accessLog(dir: string, clock: () => number, extra: Partial<AccessLogOpt
 
 /** A request that arrived at `time`, its target naming it. */
 const request = (time: number, target: string, changes: Partial<AccessRecord> = {}): AccessRecord => ({
-  time, requestId: 'r1', clientIp: '192.0.2.1', method: 'GET', routedMethod: 'GET', target, status: 200, bytes: 5, durationMs: 0.25,
+  time, requestId: 'r1', clientIp: '192.0.2.1', method: 'GET', routedMethod: 'GET', target, protocol: 'HTTP/1.1', status: 200, bytes: 5, durationMs: 0.25,
   userAgent: 'test-agent', referer: undefined, subject: undefined, worker: 0, completed: true, ...changes,
 });
 const read = (dir: string, name: string) => readFileSync(join(dir, name), 'utf8');
@@ -34,15 +34,15 @@ describe('the access log', () => {
     const dir = freshDir();
     const log = accessLog(dir, () => NOV_22 + 20);
     log.record(request(NOV_22 + 7, '/a'));
-    log.record(request(NOV_22 + 9, '/b', { status: 404, userAgent: undefined }));
+    log.record(request(NOV_22 + 9, '/b', { protocol: 'HTTP/2', status: 404, userAgent: undefined }));
     await log.close();
     assert.deepEqual(readdirSync(dir), [FILE_22]);
     assert.equal(
       read(dir, FILE_22),
       '{"time":"2026-11-22T11:00:00.007+01:00","request_id":"r1","client_ip":"192.0.2.1","method":"GET","routed_method":"GET",' +
-        '"target":"/a","status":200,"bytes":5,"duration_ms":0.25,"user_agent":"test-agent","referer":null,"subject":null,"worker":0,"completed":true}\n' +
+        '"target":"/a","protocol":"HTTP/1.1","status":200,"bytes":5,"duration_ms":0.25,"user_agent":"test-agent","referer":null,"subject":null,"worker":0,"completed":true}\n' +
         '{"time":"2026-11-22T11:00:00.009+01:00","request_id":"r1","client_ip":"192.0.2.1","method":"GET","routed_method":"GET",' +
-        '"target":"/b","status":404,"bytes":5,"duration_ms":0.25,"user_agent":null,"referer":null,"subject":null,"worker":0,"completed":true}\n',
+        '"target":"/b","protocol":"HTTP/2","status":404,"bytes":5,"duration_ms":0.25,"user_agent":null,"referer":null,"subject":null,"worker":0,"completed":true}\n',
     );
   });
 

@@ -4,12 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
 import { describe, it } from 'node:test';
 import net from 'node:net';
+import tls from 'node:tls';
 import { eventually } from '../helpers/eventually.js';
 import { readAccessLog } from '../helpers/log-files.js';
 import { sample } from '../helpers/metrics-page.js';
@@ -31,13 +35,14 @@ describe('the access log', async () => {
     const lines = readAccessLog(logDir);
     assert.equal(lines.length, 2);
     const [first, second] = lines;
-    assert.deepEqual(Object.keys(first!), ['time', 'request_id', 'client_ip', 'method', 'routed_method', 'target', 'status', 'bytes', 'duration_ms', 'user_agent', 'referer', 'subject', 'worker', 'completed']);
+    assert.deepEqual(Object.keys(first!), ['time', 'request_id', 'client_ip', 'method', 'routed_method', 'target', 'protocol', 'status', 'bytes', 'duration_ms', 'user_agent', 'referer', 'subject', 'worker', 'completed']);
     assert.match(String(first!.time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/);
     assert.equal(first!.request_id, 'lb-1');
     assert.equal(ok.headers['x-request-id'], 'lb-1');
     assert.equal(first!.client_ip, '203.0.113.7');
     assert.equal(first!.method, 'GET');
     assert.equal(first!.target, '/?q=1');
+    assert.equal(first!.protocol, 'HTTP/1.1');
     assert.equal(first!.status, 200);
     assert.equal(first!.bytes, Buffer.byteLength(ok.body));
     assert.equal(typeof first!.duration_ms, 'number');
@@ -69,6 +74,67 @@ describe('the access log and the parser\'s refusals', async () => {
     assert.equal(lines[0]!.request_id, id);
     assert.equal(lines[0]!.status, 400);
     assert.equal(lines[0]!.method, '-');
+    assert.equal(lines[0]!.protocol, '-');
+  });
+});
+
+/** The test CA of test/fixtures/tls (README.md there); the service's certificate names 127.0.0.1. */
+const TEST_CA = readFileSync('test/fixtures/tls/ca.pem', 'utf8');
+
+/** The status of one GET on a new h2 connection to `baseUrl`. */
+async function getOverH2(baseUrl: string, path: string): Promise<number> {
+  const session = http2.connect(baseUrl, { ca: TEST_CA });
+  try {
+    const stream = session.request({ ':method': 'GET', ':path': path });
+    const [head] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+    stream.resume();
+    await once(stream, 'end');
+    return Number(head[':status']);
+  } finally {
+    session.close();
+  }
+}
+
+/** The status of one GET over HTTP/1.1 on a new TLS connection. */
+async function getOverHttps(baseUrl: string, path: string): Promise<number> {
+  const req = https.get(`${baseUrl}${path}`, { ca: TEST_CA, agent: false });
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  res.resume();
+  await once(res, 'end');
+  return res.statusCode ?? 0;
+}
+
+/** What the service answers on a new TLS connection (HTTP/1 by ALPN) to `text`, sent as it is, once it closes. */
+async function sendOverTls(baseUrl: string, text: string): Promise<string> {
+  const socket = tls.connect({ host: '127.0.0.1', port: Number(new URL(baseUrl).port), ca: TEST_CA, ALPNProtocols: ['http/1.1'] });
+  await once(socket, 'secureConnect');
+  socket.end(text);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('latin1');
+}
+
+describe('the access log\'s protocol, over TLS with h2 by ALPN', async () => {
+  const logDir = await mkdtemp(join(tmpdir(), 'access-'));
+  const service = await startTestService({
+    LOG_DIR: logDir, TLS_CERT: 'test/fixtures/tls/localhost-chain.pem', TLS_KEY: 'test/fixtures/tls/localhost.key',
+  });
+
+  it('says HTTP/2 for a stream of an h2 connection, HTTP/1.1 and HTTP/1.0 for HTTP/1 requests, as sent for another version', async () => {
+    assert.match(service.url, /^https:\/\//);
+    assert.equal(await getOverH2(service.url, '/?via=h2'), 200);
+    assert.equal(await getOverHttps(service.url, '/?via=http1.1'), 200);
+    assert.match(await sendOverTls(service.url, 'GET /?via=http1.0 HTTP/1.0\r\nHost: localhost\r\n\r\n'), /^HTTP\/1\.1 200 /);
+    // Node's HTTP/1 parser takes an `HTTP/2.0` request line; it is no h2 stream, and is refused.
+    assert.match(await sendOverTls(service.url, 'GET /?via=h1-claiming-2.0 HTTP/2.0\r\nHost: localhost\r\n\r\n'), /^HTTP\/1\.1 400 /);
+    await service.stop();
+    const protocols = Object.fromEntries(readAccessLog(logDir).map((line) => [line.target, line.protocol]));
+    assert.deepEqual(protocols, {
+      '/?via=h2': 'HTTP/2',
+      '/?via=http1.1': 'HTTP/1.1',
+      '/?via=http1.0': 'HTTP/1.0',
+      '/?via=h1-claiming-2.0': 'HTTP/2.0',
+    });
   });
 });
 

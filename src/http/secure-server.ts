@@ -10,10 +10,12 @@
  * protocol version and Node version.
  */
 import type { RequestListener, ServerOptions } from 'node:http';
-import { createServer as createH2Server, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
+import { constants as http2Constants, createServer as createH2Server, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { KeyObject } from 'node:crypto';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
+
+const ENHANCE_YOUR_CALM = http2Constants.NGHTTP2_ENHANCE_YOUR_CALM;
 
 /**
  * What each HTTP/2 connection may hold, and how fast it may spend it (SECURITY.md, "Bounds"):
@@ -33,8 +35,12 @@ export const H2_BOUNDS = Object.freeze({
   maxOutstandingSettings: 10,
   /** Entries in one SETTINGS frame. */
   maxSettings: 32,
-  /** Streams a client may reset in a burst, then per second (rapid reset, CVE-2023-44487). */
-  streamResetBurst: 1000,
+  /**
+   * Streams a client may reset in a burst, then per second (rapid reset, CVE-2023-44487): as
+   * many as it may have open. Node's default (1,000) let four connections make the service
+   * take 4,000 requests in one burst and hold the event loop for a second.
+   */
+  streamResetBurst: 100,
   streamResetRate: 33,
   /** Frames that break the protocol, and streams refused, before the connection is closed. */
   maxSessionInvalidFrames: 1000,
@@ -107,17 +113,43 @@ function createH2(options: NonNullable<SecureServerParts['http2']>, sessions: Se
       // A subclass of Node's own response, whatever the generic parameters its type carries.
       Http2ServerResponse: options.Response as typeof Http2ServerResponse,
     },
-    options.listener,
+    (req, res) => setImmediate(runStream, req, res, options.listener, maxHeaderListSize),
   );
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
-    // An idle connection closes with GOAWAY, as an idle HTTP/1.1 connection closes.
-    session.setTimeout(options.idleMs, () => session.close());
+    // An idle connection closes with GOAWAY, as an idle HTTP/1.1 connection closes; one whose
+    // streams cannot finish (a client that opens no window for their bodies) is cut after as long again.
+    session.setTimeout(options.idleMs, () => {
+      session.close();
+      setTimeout(() => session.destroy(), options.idleMs).unref();
+    });
   });
   // A stream's own errors (a client's reset) are the client's; the session's are logged by Node.
   server.on('sessionError', () => {});
   return server;
+}
+
+/**
+ * Runs a stream's request once the read its HEADERS came in has been taken whole (the listener
+ * is called on the next turn): a stream its client cancelled in that same read, as a rapid-reset
+ * flood does thousands of times, never reaches the app. A header list over `maxHeaderListSize`
+ * is refused here too: Node applies the setting only once the client has acknowledged it, after
+ * its first request.
+ */
+function runStream(
+  req: Http2ServerRequest, res: Http2ServerResponse, listener: (req: Http2ServerRequest, res: Http2ServerResponse) => void, maxHeaderListSize: number,
+): void {
+  if (req.stream.destroyed) return;
+  if (headerListSize(req.rawHeaders) > maxHeaderListSize) req.stream.close(ENHANCE_YOUR_CALM);
+  else listener(req, res);
+}
+
+/** A header list's size as HTTP/2 counts it: each field's name and value, and 32 (RFC 9113 6.5.2). */
+function headerListSize(rawHeaders: readonly string[]): number {
+  let size = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) size += rawHeaders[i]!.length + rawHeaders[i + 1]!.length + 32;
+  return size;
 }
 
 /** Asks every HTTP/2 connection to finish: GOAWAY, the open streams answered, then closed. */

@@ -11,7 +11,7 @@ import type { Violation } from './invariants.js';
 const LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [a-z][a-z_]*\.(?:DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL): /;
 const MAX_LINE_BYTES = 8 * 1024;
 const PROVOKED_CRITICAL = /^Transfer-Encoding ".*" is not supported\.$/;
-const ACCESS_KEYS = 'time,request_id,client_ip,method,routed_method,target,status,bytes,duration_ms,user_agent,referer,subject,worker,completed';
+const ACCESS_KEYS = 'time,request_id,client_ip,method,routed_method,target,protocol,status,bytes,duration_ms,user_agent,referer,subject,worker,completed';
 const NOTICE_KEYS = 'time,notice';
 
 /** Whether `line` is an access line (or a notice of its sink): one JSON object, its keys in order. */

@@ -221,11 +221,14 @@ describe('a renewed certificate', () => {
     assert.equal(await servedSerial(port, pki.ca), pki.first.serial);
     assert.equal((await curl(['--cacert', pki.ca, `https://localhost:${port}/`])).status, 200);
     assert.equal(program.child.exitCode, null);
+    // The file watch sees the same files change (a poll a second, read half a second after):
+    // given the time to, it says nothing more about a pair already refused.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.deepEqual(await stopService(program), [0, null]);
-    // One line for the SIGHUP; the file watch may have read the same files since, and said so.
     const lines = errorLog().split('\n').filter((line) => line.includes('.ERROR: '));
+    const afterSighup = lines.slice(lines.findIndex((line) => line.includes(' on SIGHUP: ')) + 1);
     assert.equal(lines.filter((line) => line.includes(' on SIGHUP: ')).length, 1, lines.join('\n'));
-    assert.ok(lines.every((line) => line.includes('is not the key of the TLS_CERT certificate')), lines.join('\n'));
+    assert.deepEqual(afterSighup, [], 'the same refusal said again after the SIGHUP');
   });
 
   it('is picked up by itself, without a signal, within 5 s of its files being replaced', { timeout: 60_000 }, async (t) => {

@@ -46,19 +46,32 @@ describe('the server program', () => {
     assert.equal(run.output().stderr, '');
   });
 
-  it('needs JWT_PASSPHRASE in prod only where the private key is read (POSTER_API=1), naming it', async () => {
+  it('starts with POSTER_API=1 outside dev holding the public key alone: no private key, no JWT_PASSPHRASE', async () => {
     const keys = mkdtempSync(join(tmpdir(), 'server-keys-'));
     try {
       const paths = { secretKeyPath: join(keys, 'private.pem'), publicKeyPath: join(keys, 'public.pem') };
       writeKeyPair(paths, 'a passphrase not given to the server', false);
-      const run = runServer({ APP_ENV: 'prod', POSTER_API: '1', JWT_SECRET_KEY: paths.secretKeyPath, JWT_PUBLIC_KEY: paths.publicKeyPath });
-      const [code] = await run.exited;
-      assert.equal(code, 1);
-      assert.equal(run.output().stderr, 'cannot start: JWT_PASSPHRASE is not set; it is needed to decrypt JWT_SECRET_KEY\n');
-      assert.equal(run.output().stdout, '');
+      rmSync(paths.secretKeyPath);
+      const run = runServer({ APP_ENV: 'prod', POSTER_API: '1', JWT_PUBLIC_KEY: paths.publicKeyPath });
+      const url = await run.listening;
+      assert.equal((await send(url, 'POST', '/api/posters', { 'content-type': 'application/json' }, '{}')).status, 401);
+      run.child.kill('SIGTERM');
+      assert.equal((await run.exited)[0], 0);
+      assert.equal(run.output().stderr, '');
     } finally {
       rmSync(keys, { recursive: true, force: true });
     }
+  });
+
+  it('names a missing JWT_PUBLIC_KEY (POSTER_API=1) in the one line of bad settings, with the others', async () => {
+    const run = runServer({ APP_ENV: 'prod', POSTER_API: '1', APP_SECRET: 'k9z', JWT_PUBLIC_KEY: '/nonexistent/public.pem' });
+    const [code] = await run.exited;
+    assert.equal(code, 1);
+    assert.equal(
+      run.output().stderr,
+      'Invalid settings (2): APP_SECRET: is shorter than 4 characters, too short to be masked where it could appear; JWT_PUBLIC_KEY: /nonexistent/public.pem: no such file\n',
+    );
+    assert.equal(run.output().stdout, '');
   });
 
   it('names PORT when the port is taken', async () => {

@@ -4,7 +4,7 @@
  * (`.env` files and environment of the working directory).
  *
  *   jwt generate-keypair [--overwrite]
- *   jwt token <username> [--ttl SECONDS]
+ *   jwt token <username> [--ttl SECONDS]   (claims sub and username, both <username>)
  *   jwt verify <token>      (needs JWT_PUBLIC_KEY only: no private key, no passphrase)
  *
  * Exit codes: 0 done, 1 refused (existing keys, invalid token, unusable key), 2 bad usage (a
@@ -42,7 +42,7 @@ export async function runJwtCli(
     }
     const [command, argument, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    const config = loadConfig(settings);
+    const config = loadConfig(command === 'generate-keypair' ? withoutPosterApi(settings) : settings);
     switch (command) {
       case 'generate-keypair':
         return generate(config, values.overwrite === true, out);
@@ -66,6 +66,15 @@ export async function runJwtCli(
     }
     throw e;
   }
+}
+
+/**
+ * The settings as `generate-keypair` reads them: with POSTER_API=1 the settings check the file
+ * JWT_PUBLIC_KEY names, and this command is how that file comes to be (or is replaced when broken).
+ * The real environment wins over every env file, so POSTER_API=0 there turns the check off.
+ */
+function withoutPosterApi(settings: { dir?: string; env?: Record<string, string | undefined> }) {
+  return { ...settings, env: { ...(settings.env ?? process.env), POSTER_API: '0' } };
 }
 
 function generate(config: Config, overwrite: boolean, out: (line: string) => void): number {

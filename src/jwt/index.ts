@@ -11,7 +11,7 @@ export {
   JwtKeyError,
   loadKeyPair,
   loadPublicKey,
-  obtainKeyPair,
+  obtainPublicKey,
   writeKeyPair,
   type KeyPair,
   type KeyPaths,

@@ -1,14 +1,14 @@
 /**
  * The ES512 key pair, in one place: generating and writing it, loading and checking it (readable,
- * the right passphrase, P-521, matching halves), and where the service's pair comes from (the
- * configured files, or, in dev only, a pair generated on first use, with a generated passphrase
- * saved to `.env.local` if none is set). Keys are node:crypto's alone.
+ * the right passphrase, P-521, matching halves), and the public key the service verifies tokens
+ * with (the configured file alone, or, in dev only, from a pair generated on first use, with a
+ * generated passphrase saved to `.env.local` if none is set). Keys are node:crypto's alone; the
+ * files are read as the settings check them (`readJwtKeyFile`, `readJwtPublicKey`).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Config } from '../config/index.js';
-import { errorCode } from '../util/errno.js';
+import { devGeneratesKeyPair, p521Problem, readJwtKeyFile, readJwtPublicKey, type Config, type JwtKeyPaths } from '../config/index.js';
 
 /** A key file or passphrase that cannot be used; the message names the file or setting only. */
 export class JwtKeyError extends Error {
@@ -23,10 +23,7 @@ export interface KeyPair {
   readonly publicKey: KeyObject;
 }
 
-export interface KeyPaths {
-  readonly secretKeyPath: string;
-  readonly publicKeyPath: string;
-}
+export type KeyPaths = JwtKeyPaths;
 
 /** A fresh P-521 pair as PEM: encrypted PKCS#8 (AES-256) and SPKI. */
 export function generateKeyPairPem(passphrase: string): { privatePem: string; publicPem: string } {
@@ -51,44 +48,29 @@ export function writeKeyPair(paths: KeyPaths, passphrase: string, overwrite: boo
   writeFileSync(paths.publicKeyPath, publicPem, { mode: 0o644 });
 }
 
-function readPem(path: string, setting: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new JwtKeyError(`${setting} ${path} cannot be read (${errorCode(err) ?? 'error'})`);
-  }
-}
-
-function checkP521(key: KeyObject, setting: string, path: string): void {
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'secp521r1') {
-    throw new JwtKeyError(`${setting} ${path} is not a P-521 key, which ES512 needs`);
-  }
-}
-
-/** The public half alone, checked (readable, PEM, P-521): all that verifying a token needs. */
+/**
+ * The public half alone, checked (a regular file of at most MAX_JWT_KEY_BYTES, a public key in
+ * PEM, P-521): all that verifying a token needs.
+ */
 export function loadPublicKey(publicKeyPath: string): KeyObject {
-  const publicPem = readPem(publicKeyPath, 'JWT_PUBLIC_KEY');
-  let publicKey: KeyObject;
-  try {
-    publicKey = createPublicKey({ key: publicPem, format: 'pem' });
-  } catch {
-    throw new JwtKeyError(`JWT_PUBLIC_KEY ${publicKeyPath} is not a public key in PEM`);
-  }
-  checkP521(publicKey, 'JWT_PUBLIC_KEY', publicKeyPath);
-  return publicKey;
+  const read = readJwtPublicKey(publicKeyPath);
+  if (!read.ok) throw new JwtKeyError(`JWT_PUBLIC_KEY ${read.problem}`);
+  return read.value;
 }
 
 /** Loads and checks the pair: readable files, the right passphrase, P-521, matching halves. */
 export function loadKeyPair(paths: KeyPaths, passphrase: string): KeyPair {
-  const privatePem = readPem(paths.secretKeyPath, 'JWT_SECRET_KEY');
+  const privatePem = readJwtKeyFile(paths.secretKeyPath);
+  if (!privatePem.ok) throw new JwtKeyError(`JWT_SECRET_KEY ${privatePem.problem}`);
   let privateKey: KeyObject;
   try {
-    privateKey = createPrivateKey({ key: privatePem, format: 'pem', passphrase });
+    privateKey = createPrivateKey({ key: privatePem.value, format: 'pem', passphrase });
   } catch {
     // Whatever the cause, never repeat the passphrase.
     throw new JwtKeyError(`JWT_SECRET_KEY ${paths.secretKeyPath} cannot be decrypted with JWT_PASSPHRASE (wrong passphrase or not an encrypted PKCS#8 key)`);
   }
-  checkP521(privateKey, 'JWT_SECRET_KEY', paths.secretKeyPath);
+  const problem = p521Problem(privateKey, paths.secretKeyPath);
+  if (problem !== undefined) throw new JwtKeyError(`JWT_SECRET_KEY ${problem}`);
   const publicKey = loadPublicKey(paths.publicKeyPath);
   const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   if (!derived.equals(publicKey.export({ type: 'spki', format: 'der' }))) {
@@ -106,16 +88,16 @@ export function ensurePassphrase(config: Config, say: (line: string) => void): s
   return passphrase;
 }
 
-/** The key pair for protected routes; a missing pair is generated in dev, required elsewhere. */
-export function obtainKeyPair(config: Config, say: (line: string) => void): KeyPair {
+/**
+ * The public key protected routes verify tokens with: JWT_PUBLIC_KEY alone, no private key and no
+ * passphrase (the settings checked it already; a file broken since then stops the start). In dev,
+ * when neither key file exists, the pair is generated first, so a fresh checkout starts as is.
+ */
+export function obtainPublicKey(config: Config, say: (line: string) => void): KeyObject {
   const paths = { secretKeyPath: config.jwt.secretKeyPath, publicKeyPath: config.jwt.publicKeyPath };
-  const missing = !existsSync(paths.secretKeyPath) && !existsSync(paths.publicKeyPath);
-  if (missing && config.appEnv === 'dev') {
-    const passphrase = ensurePassphrase(config, say);
-    writeKeyPair(paths, passphrase, false);
+  if (devGeneratesKeyPair(config.appEnv, paths)) {
+    writeKeyPair(paths, ensurePassphrase(config, say), false);
     say(`jwt: generated a P-521 key pair in ${paths.secretKeyPath} and ${paths.publicKeyPath}`);
-    return loadKeyPair(paths, passphrase);
   }
-  if (config.secrets.JWT_PASSPHRASE === '') throw new JwtKeyError('JWT_PASSPHRASE is not set; it is needed to decrypt JWT_SECRET_KEY');
-  return loadKeyPair(paths, config.secrets.JWT_PASSPHRASE);
+  return loadPublicKey(paths.publicKeyPath);
 }

@@ -29,10 +29,11 @@ export const MAX_TOKEN_LENGTH = 8 * 1024;
 /**
  * The longest username a token is issued for, in UTF-8 bytes, so that the service accepts every
  * token issued. The widest case: each byte a control character that JSON writes as `\u00XX`
- * (six bytes), a ten-digit `iat` and an eleven-digit `exp`; that payload in base64url, with the
- * header and the 132-byte signature, stays within MAX_TOKEN_LENGTH (the test builds it).
+ * (six bytes), twice (`sub` and `username`), a ten-digit `iat` and an eleven-digit `exp`; that
+ * payload in base64url, with the header and the 132-byte signature, stays within
+ * MAX_TOKEN_LENGTH (the test builds it; 494 bytes would not).
  */
-export const MAX_USERNAME_BYTES = 512;
+export const MAX_USERNAME_BYTES = 480;
 
 /** Why no token is issued for `username`, or undefined when one may be. */
 export function usernameRefusal(username: string): string | undefined {
@@ -42,8 +43,9 @@ export function usernameRefusal(username: string): string | undefined {
 }
 
 /**
- * A signed token for `username`: claims `username`, `iat`, `exp` = iat + ttl (seconds). A
- * username over MAX_USERNAME_BYTES is a RangeError: the service would refuse its token.
+ * A signed token for `username`: claims `sub` (RFC 7519's subject) and `username` (as the
+ * original's bundle writes it), both the username, `iat`, `exp` = iat + ttl (seconds). A username
+ * over MAX_USERNAME_BYTES is a RangeError: the service would refuse its token.
  */
 export async function issueToken(privateKey: KeyObject, username: string, ttlSeconds: number, now: number): Promise<string> {
   const refusal = usernameRefusal(username);
@@ -52,6 +54,7 @@ export async function issueToken(privateKey: KeyObject, username: string, ttlSec
   const { SignJWT } = await loadJose();
   return new SignJWT({ username })
     .setProtectedHeader({ alg: JWT_ALGORITHM, typ: 'JWT' })
+    .setSubject(username)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttlSeconds)
     .sign(privateKey);

@@ -1,7 +1,8 @@
 /**
- * The poster API's parts (POSTER_API=1): the key pair (generated in dev when missing, required
- * elsewhere), a bearer guard with its cache of verified tokens, the render pool, the limits
- * (local files, or Redis with REDIS_URL) and the routes.
+ * The poster API's parts (POSTER_API=1): the public key tokens are verified with (JWT_PUBLIC_KEY
+ * alone; in dev, the pair is generated when neither file exists), a bearer guard with its cache
+ * of verified tokens, the render pool, the limits (local files, or Redis with REDIS_URL) and the
+ * routes.
  *
  * The server imports this module only when the poster API is on, so a service without it never
  * loads the poster encoder or the JWT code. With it on, `ready` imports jose before the service
@@ -11,7 +12,7 @@
 import type { Config } from '../config/index.js';
 import { DEFAULT_SERVICE_DOCUMENT } from '../store/index.js';
 import type { ServiceRoute } from '../http/index.js';
-import { createBearerGuard, loadJose, obtainKeyPair, VerifiedTokenCache } from '../jwt/index.js';
+import { createBearerGuard, loadJose, obtainPublicKey, VerifiedTokenCache } from '../jwt/index.js';
 import type { Logger } from '../log/index.js';
 import { join } from 'node:path';
 import { posterApiRoute, posterSchemaRoute, POSTER_RATE_DIR, POSTERS_DIR } from './api.js';
@@ -73,11 +74,11 @@ async function createLimits(config: Config, logger: Pick<Logger, 'log'>, clock: 
 }
 
 export async function createPosterService({ config, clock, say, logger, renderPool = {} }: PosterServiceOptions): Promise<PosterService> {
-  const keys = obtainKeyPair(config, say);
+  const publicKey = obtainPublicKey(config, say);
   const realm = DEFAULT_SERVICE_DOCUMENT.name;
   const cache = config.jwt.cacheSize > 0 ? new VerifiedTokenCache(config.jwt.cacheSize) : undefined;
   const guard = createBearerGuard({
-    publicKey: keys.publicKey,
+    publicKey,
     skewSeconds: config.jwt.clockSkew,
     ttlSeconds: config.jwt.tokenTtl,
     realm,

@@ -41,6 +41,27 @@ describe('jwt generate-keypair', () => {
     assert.notEqual(readFileSync(join(dir, 'config/jwt/private.pem'), 'utf8'), before);
   });
 
+  it('writes the pair outside dev with POSTER_API=1, whose settings check needs the public key it writes', async () => {
+    const { dir, run } = project('APP_ENV=prod\nPOSTER_API=1\nJWT_PASSPHRASE=cli-test-passphrase\n');
+    const result = await run('generate-keypair');
+    assert.deepEqual(result.err, []);
+    assert.equal(result.code, 0);
+    assert.ok(existsSync(join(dir, 'config/jwt/public.pem')));
+    const issued = await run('token', 'ana');
+    assert.equal(issued.code, 0, issued.err.join('\n'));
+  });
+
+  it('replaces a broken public key with --overwrite though the settings check would refuse it', async () => {
+    const { dir, run } = project('APP_ENV=prod\nPOSTER_API=1\nJWT_PASSPHRASE=cli-test-passphrase\n');
+    mkdirSync(join(dir, 'config/jwt'), { recursive: true });
+    writeFileSync(join(dir, 'config/jwt/public.pem'), 'not a key\n');
+    const refused = await run('verify', 'a.b.c');
+    assert.deepEqual(refused.err, [`jwt: Invalid setting JWT_PUBLIC_KEY: ${join(dir, 'config/jwt/public.pem')} is not a public key in PEM`]);
+    const result = await run('generate-keypair', '--overwrite');
+    assert.equal(result.code, 0, result.err.join('\n'));
+    assert.match(readFileSync(join(dir, 'config/jwt/public.pem'), 'utf8'), /^-----BEGIN PUBLIC KEY-----\n/);
+  });
+
   it('generates a passphrase into .env.local when none is set', async () => {
     const { dir, run } = project('');
     const result = await run('generate-keypair');
@@ -61,6 +82,7 @@ describe('jwt token and jwt verify', () => {
     const verified = await run('verify', token);
     assert.equal(verified.code, 0);
     const claims = JSON.parse(verified.out[0]!);
+    assert.equal(claims.sub, 'ana');
     assert.equal(claims.username, 'ana');
     assert.equal(claims.exp - claims.iat, 120);
   });
@@ -109,7 +131,7 @@ describe('jwt token and jwt verify', () => {
     const { dir, run } = project('');
     const result = await run('verify', 'a.b.c');
     assert.equal(result.code, 1);
-    assert.deepEqual(result.err, [`jwt: JWT_PUBLIC_KEY ${join(dir, 'config/jwt/public.pem')} cannot be read (ENOENT)`]);
+    assert.deepEqual(result.err, [`jwt: JWT_PUBLIC_KEY ${join(dir, 'config/jwt/public.pem')}: no such file`]);
   });
 
   it('names JWT_PASSPHRASE when token has none to decrypt the private key, exit 1', async () => {
@@ -146,20 +168,20 @@ describe('jwt token: the username bound', () => {
     const { run } = project('');
     const result = await run('token', 'u'.repeat(100 * 1024));
     assert.equal(result.code, 2);
-    assert.deepEqual(result.err, ['jwt: the username is 102400 bytes long; at most 512 bytes (UTF-8) keep a token within the 8192 characters the service accepts']);
+    assert.deepEqual(result.err, ['jwt: the username is 102400 bytes long; at most 480 bytes (UTF-8) keep a token within the 8192 characters the service accepts']);
     assert.deepEqual(result.out, []);
   });
 
   it('refuses a username of MAX_USERNAME_BYTES + 1 bytes, counted in UTF-8', async () => {
     const { run } = project();
     await run('generate-keypair');
-    const result = await run('token', `${'é'.repeat(256)}x`);
+    const result = await run('token', `${'é'.repeat(240)}x`);
     assert.equal(result.code, 2);
-    assert.match(result.err[0]!, /^jwt: the username is 513 bytes long; at most 512 bytes/);
+    assert.match(result.err[0]!, /^jwt: the username is 481 bytes long; at most 480 bytes/);
   });
 
   it('issues, for the widest username of MAX_USERNAME_BYTES (each byte escaped in JSON), a token that verify accepts', async () => {
-    assert.equal(MAX_USERNAME_BYTES, 512);
+    assert.equal(MAX_USERNAME_BYTES, 480);
     const { run } = project();
     await run('generate-keypair');
     const username = '\u0001'.repeat(MAX_USERNAME_BYTES);
@@ -169,6 +191,7 @@ describe('jwt token: the username bound', () => {
     const verified = await run('verify', issued.out[0]!);
     assert.equal(verified.code, 0, verified.err.join('\n'));
     assert.equal(JSON.parse(verified.out[0]!).username, username);
+    assert.equal(JSON.parse(verified.out[0]!).sub, username);
   });
 });
 

@@ -16,9 +16,12 @@ import {
   createBearerGuard,
   issueToken,
   loadKeyPair,
+  loadPublicKey,
   verifyToken,
   writeKeyPair,
 } from '../../src/jwt/index.js';
+import { MAX_JWT_KEY_BYTES } from '../../src/config/index.js';
+import { subjectText, tokenSubject } from '../../src/poster/api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jwt-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,8 +70,36 @@ describe('key pair', () => {
     });
   });
 
-  it('refuses an unreadable file', () => {
-    assert.throws(() => loadKeyPair({ ...paths, publicKeyPath: join(dir, 'missing.pem') }, PASS), /^JwtKeyError: JWT_PUBLIC_KEY .*missing\.pem cannot be read \(ENOENT\)$/);
+  it('refuses a missing file, naming its setting and path', () => {
+    assert.throws(() => loadKeyPair({ ...paths, publicKeyPath: join(dir, 'missing.pem') }, PASS), {
+      name: 'JwtKeyError',
+      message: `JWT_PUBLIC_KEY ${join(dir, 'missing.pem')}: no such file`,
+    });
+    assert.throws(() => loadKeyPair({ ...paths, secretKeyPath: join(dir, 'missing.pem') }, PASS), {
+      name: 'JwtKeyError',
+      message: `JWT_SECRET_KEY ${join(dir, 'missing.pem')}: no such file`,
+    });
+  });
+
+  it('reads a private key file of MAX_JWT_KEY_BYTES and refuses one of a byte more, before decrypting', () => {
+    const pem = readFileSync(paths.secretKeyPath, 'utf8');
+    const exact = join(dir, 'exact-private.pem');
+    writeFileSync(exact, pem.padEnd(MAX_JWT_KEY_BYTES, '\n'));
+    assert.ok(loadKeyPair({ ...paths, secretKeyPath: exact }, PASS).privateKey);
+    const over = join(dir, 'over-private.pem');
+    writeFileSync(over, pem.padEnd(MAX_JWT_KEY_BYTES + 1, '\n'));
+    assert.throws(() => loadKeyPair({ ...paths, secretKeyPath: over }, PASS), {
+      name: 'JwtKeyError',
+      message: `JWT_SECRET_KEY ${over}: larger than ${MAX_JWT_KEY_BYTES} bytes`,
+    });
+  });
+
+  it('loads the public key alone, from a file that holds nothing else', () => {
+    assert.deepEqual(loadPublicKey(paths.publicKeyPath).export({ type: 'spki', format: 'der' }), publicKey.export({ type: 'spki', format: 'der' }));
+    assert.throws(() => loadPublicKey(paths.secretKeyPath), {
+      name: 'JwtKeyError',
+      message: `JWT_PUBLIC_KEY ${paths.secretKeyPath} holds a private key; it should hold the public key alone`,
+    });
   });
 
   it('refuses halves of two different pairs', () => {
@@ -93,28 +124,30 @@ describe('key pair', () => {
 describe('issueToken: the username bound', () => {
   // The widest token: every byte of the username escaped as \u00XX, a ten-digit iat (until
   // 2286) and the longest --ttl the CLI takes.
-  it('keeps the widest token of a MAX_USERNAME_BYTES (512) username within MAX_TOKEN_LENGTH, and verifyToken accepts it', async () => {
-    assert.equal(MAX_USERNAME_BYTES, 512);
+  it('keeps the widest token of a MAX_USERNAME_BYTES (480) username, written twice (sub and username), within MAX_TOKEN_LENGTH, and verifyToken accepts it', async () => {
+    assert.equal(MAX_USERNAME_BYTES, 480);
     const now = 9_999_999_999_000;
-    const token = await issueToken(privateKey, '\u0001'.repeat(MAX_USERNAME_BYTES), 999_999_999, now);
+    const username = '\u0001'.repeat(MAX_USERNAME_BYTES);
+    const token = await issueToken(privateKey, username, 999_999_999, now);
     assert.ok(token.length <= MAX_TOKEN_LENGTH, `${token.length} characters`);
     const claims = await verifyToken(token, publicKey, SKEW, now, 999_999_999);
-    assert.equal(claims.username, '\u0001'.repeat(MAX_USERNAME_BYTES));
+    assert.equal(claims.username, username);
+    assert.equal(claims.sub, username);
   });
 
   it('refuses a username of MAX_USERNAME_BYTES + 1 UTF-8 bytes with a RangeError', async () => {
-    await assert.rejects(issueToken(privateKey, `${'é'.repeat(256)}x`, 60, NOW), {
+    await assert.rejects(issueToken(privateKey, `${'é'.repeat(240)}x`, 60, NOW), {
       name: 'RangeError',
-      message: 'the username is 513 bytes long; at most 512 bytes (UTF-8) keep a token within the 8192 characters the service accepts',
+      message: 'the username is 481 bytes long; at most 480 bytes (UTF-8) keep a token within the 8192 characters the service accepts',
     });
   });
 });
 
 describe('verifyToken', () => {
-  it('accepts our token and gives its claims', async () => {
+  it('accepts our token and gives its claims: sub and username, both the username', async () => {
     const token = await issueToken(privateKey, 'ana', 3600, NOW);
     const claims = await verifyToken(token, publicKey, SKEW, NOW + 1000, TTL);
-    assert.deepEqual(claims, { username: 'ana', iat: nowS, exp: nowS + 3600 });
+    assert.deepEqual(claims, { sub: 'ana', username: 'ana', iat: nowS, exp: nowS + 3600 });
   });
 
   it('refuses alg: none', async () => {
@@ -309,3 +342,18 @@ describe('the bearer guard and its cache', () => {
   });
 });
 
+describe('the subject of a token, for the rate limit and the access log', () => {
+  const guard = createBearerGuard({ publicKey, skewSeconds: SKEW, ttlSeconds: TTL, realm: 'svc', clock: () => NOW });
+
+  it('is sub for a token issued now, with the same text as username', async () => {
+    const claims = await guard(`Bearer ${await issueToken(privateKey, 'ana', 600, NOW)}`);
+    assert.equal(tokenSubject(claims), 'sub:"ana"');
+    assert.equal(subjectText(claims), 'ana');
+  });
+
+  it('is username for a token issued before sub was written, which the guard still accepts', async () => {
+    const claims = await guard(`Bearer ${await es512({ username: 'ana', iat: nowS, exp: nowS + 600 })}`);
+    assert.equal(tokenSubject(claims), 'username:"ana"');
+    assert.equal(subjectText(claims), 'ana', 'the access log names the same subject either way');
+  });
+});

@@ -6,10 +6,8 @@ import { after, describe, it } from 'node:test';
 import { issueToken, loadKeyPair, writeKeyPair } from '../../src/jwt/index.js';
 import { createRenderPool, RenderQueueFull } from '../../src/poster/pool.js';
 import { validatePosterSpec, type PosterSpec } from '../../src/render/spec.js';
-import { parseConfig } from '../../src/config/config.js';
-import { startServer } from '../../src/server.js';
 import { problemOf, send, sendRaw, statusOf } from '../helpers/http.js';
-import { createMemoryLogger, startTestService } from '../helpers/service.js';
+import { startTestService } from '../helpers/service.js';
 
 const root = mkdtempSync(join(tmpdir(), 'poster-api-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -182,27 +180,6 @@ describe('without POSTER_API', () => {
     assert.equal(problemOf(res).detail, 'No route found for "POST /api/posters"');
     const schema = await send(plain.url, 'GET', '/schema/1.0/poster.json');
     assert.equal(schema.status, 404);
-  });
-});
-
-describe('keys at start-up', () => {
-  it('generates a missing pair in dev and says so', async () => {
-    const project = mkdtempSync(join(root, 'dev-'));
-    const config = parseConfig({ APP_ENV: 'dev', POSTER_API: '1', PORT: '0', VAR_DIR: join(project, 'var') }, project);
-    const said: string[] = [];
-    const running = await startServer({ config, logger: createMemoryLogger(), say: (l) => said.push(l) });
-    await running.stop();
-    assert.match(readFileSync(join(project, '.env.local'), 'utf8'), /JWT_PASSPHRASE=/);
-    assert.match(readFileSync(join(project, 'config/jwt/private.pem'), 'utf8'), /ENCRYPTED PRIVATE KEY/);
-    assert.equal(said.length, 2);
-    assert.match(said[1]!, /^jwt: generated a P-521 key pair in /);
-  });
-
-  it('refuses to start in prod without the key files, naming the setting', async () => {
-    const project = mkdtempSync(join(root, 'prod-'));
-    const secrets = { JWT_PASSPHRASE: 'secret-pass' };
-    const config = parseConfig({ APP_ENV: 'prod', POSTER_API: '1', PORT: '0', VAR_DIR: join(project, 'var'), ...secrets }, project);
-    await assert.rejects(startServer({ config, logger: createMemoryLogger() }), /^JwtKeyError: JWT_SECRET_KEY .*private\.pem cannot be read \(ENOENT\)$/);
   });
 });
 

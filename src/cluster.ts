@@ -67,6 +67,8 @@ class ClusterPrimary {
   readonly #startedAt = new Map<Worker, number>();
   #stopping = false;
   #announced = false;
+  /** Workers that said they listen: those SIGHUP is passed to. */
+  readonly #listening = new Set<Worker>();
 
   constructor({ config, logger, print, createClusterAdmin, isAdminReport }: ClusterPrimaryOptions) {
     this.#config = config;
@@ -82,9 +84,11 @@ class ClusterPrimary {
     cluster.on('exit', (worker, code, signal) => this.#exited(worker, code, signal));
     process.once('SIGTERM', () => this.#stop());
     process.once('SIGINT', () => this.#stop());
-    // Each worker serves its own TLS listener: each reloads the certificate.
+    // Each worker serves its own TLS listener: each reloads the certificate. Only a worker that
+    // listens has its handler in place (SIGHUP would end one still loading); one that does not
+    // yet reads the files as it starts.
     process.on('SIGHUP', () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+      for (const worker of this.#listening) if (!worker.isDead()) worker.process.kill('SIGHUP');
     });
     for (let i = 0; i < this.#config.workers; i++) this.#fork();
   }
@@ -97,9 +101,10 @@ class ClusterPrimary {
 
   /** A worker's message: its listening (the first one is announced), an admin report, or a profiler request. */
   #received(worker: Worker, message: unknown): void {
-    if (isListeningMessage(message) && !this.#announced) {
+    if (isListeningMessage(message)) {
+      this.#listening.add(worker);
+      if (!this.#announced) this.#announce(message.url);
       this.#announced = true;
-      this.#announce(message.url);
     } else if (this.#isAdminReport(message)) {
       this.#admin?.reports.receive(worker.id, message);
     } else {
@@ -121,6 +126,7 @@ class ClusterPrimary {
   #exited(worker: Worker, code: number, signal: string): void {
     const lived = Date.now() - (this.#startedAt.get(worker) ?? 0);
     this.#startedAt.delete(worker);
+    this.#listening.delete(worker);
     this.#admin?.reports.retire(worker.id);
     if (this.#stopping) return;
     if (!this.#announced) {

@@ -5,7 +5,7 @@
  * line names every bad setting), and jwt/ reads it the same way when the service starts or
  * `jwt verify` runs. Problems are one line each, starting with the file's path; never the key's text.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { errorCode } from '../util/errno.js';
 import { FileRefused, readRegularFile } from '../util/regular-file.js';
@@ -49,7 +49,9 @@ export function readJwtPublicKey(path: string): Result<KeyObject, string> {
   if (text.value.includes('PRIVATE KEY-----')) return failed(`${path} holds a private key; it should hold the public key alone`);
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: text.value, format: 'pem' });
+    // Loaded here, not imported: the settings module imports this one, and a service without the
+    // poster API starts without node:crypto (test/cold-start.test.ts).
+    key = process.getBuiltinModule('node:crypto').createPublicKey({ key: text.value, format: 'pem' });
   } catch {
     return failed(`${path} is not a public key in PEM`);
   }

@@ -5,10 +5,16 @@
  * instead of failing the first handshake. Messages name files, settings, serials and dates;
  * never the key's text nor the passphrase.
  */
-import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import type { KeyObject, X509Certificate } from 'node:crypto';
 import { errorCode } from '../util/errno.js';
 import { failed, succeeded, type Result } from '../util/result.js';
 import { FileRefused, readRegularFile } from '../util/regular-file.js';
+
+/**
+ * node:crypto, loaded when a pair is first read: the settings module imports this one, and a
+ * service without TLS (or the poster API) starts without node:crypto at all (test/cold-start.test.ts).
+ */
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 /** The most either file may hold: a chain of a few certificates is a few KiB. */
 export const MAX_PEM_BYTES = 1024 * 1024;
@@ -123,7 +129,7 @@ function certificateBlocks(text: string): string[] {
 
 function parseCertificate(block: string): X509Certificate | undefined {
   try {
-    return new X509Certificate(block);
+    return new (crypto().X509Certificate)(block);
   } catch {
     return undefined;
   }
@@ -140,7 +146,7 @@ function openKey(text: string, files: TlsFiles): Result<KeyObject, TlsProblem> {
   }
   try {
     // A passphrase given for a key that is not encrypted is not used, and not an error.
-    return succeeded(createPrivateKey({ key: text, format: 'pem', ...(files.passphrase === '' ? {} : { passphrase: files.passphrase }) }));
+    return succeeded(crypto().createPrivateKey({ key: text, format: 'pem', ...(files.passphrase === '' ? {} : { passphrase: files.passphrase }) }));
   } catch {
     if (encrypted) return failed({ setting: 'TLS_KEY_PASSPHRASE', message: 'TLS_KEY_PASSPHRASE does not open TLS_KEY' });
     return failed({ setting: 'TLS_KEY', message: `TLS_KEY ${files.keyPath} holds no PEM private key that can be read` });

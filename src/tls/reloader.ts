@@ -67,6 +67,9 @@ class WatchedCredentials implements CredentialReloader {
     // Not persistent: the watchers never keep the process alive.
     const watching = { interval: options.pollMs ?? DEFAULT_POLL_MS, persistent: false };
     for (const path of this.#paths) watchFile(path, watching, this.#onChange);
+    // A change between the server's own read and the watchers' first look would go unseen (the
+    // watchers compare against that look): the pair is read once more when it settles.
+    this.#changed();
   }
 
   reload(reason: string): boolean {

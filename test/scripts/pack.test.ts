@@ -28,29 +28,34 @@ function scratchProject(): string {
 }
 
 /**
- * The installed `problem-service` command, run as `npx problem-service` and as the systemd unit
- * runs it (its path under node_modules/.bin): it serves, SIGHUP does not end it, SIGTERM stops it
- * with exit 0.
+ * The installed `problem-service` command, run as the systemd unit runs it (its path under
+ * node_modules/.bin: it serves, SIGHUP does not end it, SIGTERM stops it with exit 0) and as
+ * `npx problem-service` in a terminal (Ctrl-C, SIGINT to the whole process group, stops it).
  */
 async function startsAndStops(consumer: string): Promise<void> {
-  const settings = { APP_ENV: 'prod', APP_DEBUG: '0', HOST: '127.0.0.1' };
-  for (const launch of [['npx', '--no-install', 'problem-service'], [join(consumer, 'node_modules', '.bin', 'problem-service')]] as const) {
-    const [program, ...args] = launch;
-    const child = spawn(program, args, { cwd: consumer, env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', VAR_DIR: join(consumer, 'var'), ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const settings = { APP_ENV: 'prod', APP_DEBUG: '0', HOST: '127.0.0.1', PORT: '0', VAR_DIR: join(consumer, 'var') };
+  const start = async (program: string, args: readonly string[]) => {
+    const child = spawn(program, args, { cwd: consumer, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...settings }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
     child.stderr.on('data', (c: Buffer) => (stderr += c));
-    const exited = once(child, 'exit');
-    const url = await eventually(`${launch.join(' ')} listening`, () => /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1] ?? stderr.slice(0, 300), (seen) => seen.startsWith('http'), 30_000);
-    const home = await fetch(`${url}/`);
-    assert.equal(home.status, 200, launch.join(' '));
-    child.kill('SIGHUP');
-    assert.equal((await fetch(`${url}/`)).status, 200, `${launch.join(' ')} answers after SIGHUP`);
-    child.kill('SIGTERM');
-    const [code, signal] = await exited;
-    assert.deepEqual([code, signal], [0, null], `${launch.join(' ')}: ${stderr}`);
-  }
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const url = await eventually(`${program} listening`, () => /^listening on (http:\/\/\S+)$/m.exec(stdout)?.[1] ?? stderr.slice(0, 300), (seen) => seen.startsWith('http'), 30_000);
+    assert.equal((await fetch(`${url}/`)).status, 200, program);
+    return { child, url, exited, stderr: () => stderr };
+  };
+
+  const direct = await start(join(consumer, 'node_modules', '.bin', 'problem-service'), []);
+  direct.child.kill('SIGHUP');
+  assert.equal((await fetch(`${direct.url}/`)).status, 200, 'answers after SIGHUP');
+  direct.child.kill('SIGTERM');
+  assert.deepEqual(await direct.exited, [0, null], direct.stderr());
+
+  const viaNpx = await start('npx', ['--no-install', 'problem-service']);
+  process.kill(-viaNpx.child.pid!, 'SIGINT');
+  await viaNpx.exited;
+  await eventually('the service stopped', () => fetch(`${viaNpx.url}/`).then(() => 'serving', () => 'stopped'), (state) => state === 'stopped');
 }
 
 const tarballs = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.tgz'));

@@ -12,12 +12,13 @@ import type { Server as HttpsServer } from 'node:https';
 import { createServer } from './util/node-http.js';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { createApp } from './app/index.js';
+import { readFileSync } from 'node:fs';
+import { createApp, describeVersions } from './app/index.js';
 import { createClientErrorHandler, answerConnectWith, DEFAULT_TIMEOUTS, applyConnectionRules, timeoutOptions, type ConnectionTimeouts, CountedRequest, createResponseClass, listen, createRequestIdSource, boundPipelining, sendBody, addToEveryAnswer, createSecureServer, closeSessions, secureContextOptions, startRedirectListener, STOP_GRACE_MS, stopGracefully, watchConnections } from './http/index.js';
 import { type CredentialReloader, readTlsCredentials, type TlsCredentials, type TlsFiles, watchTlsCredentials } from './tls/index.js';
 import type { ListeningMessage } from './cluster.js';
 import { isMainModule } from './util/main-module.js';
-import { ConfigError, loadConfig, type Config, type TlsSettings } from './config/index.js';
+import { ConfigError, loadConfig, readSettingWarnings, type Config, type TlsSettings } from './config/index.js';
 import { createThrottledLog, type AccessLog, type FileLogger, type Logger, type ThrottledLog, createConfiguredAccessLog, createConfiguredFileLogger } from './log/index.js';
 import { type ServiceDocumentSource, createSettingsStore, ensureServiceDocument, storeServiceDocument } from './store/index.js';
 import type { PosterService } from './poster/index.js';
@@ -269,8 +270,15 @@ function loadConfigOrExit(): Config {
   }
 }
 
-/** Runs the service as a program: exits 1 with one line on a bad setting. */
+/**
+ * Runs the service as a program: exits 1 with one line on a bad setting, warns on stderr of
+ * settings that do nothing; `--version` prints the package's version and the API's instead.
+ */
 export async function main(): Promise<void> {
+  if (process.argv[2] === '--version') {
+    process.stdout.write(`${describeVersions(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))}\n`);
+    return;
+  }
   const config = loadConfigOrExit();
   const logger = createConfiguredFileLogger(config);
   const logs: { flush(): Promise<void>; flushSync(): void }[] = [logger];
@@ -285,6 +293,8 @@ export async function main(): Promise<void> {
   // node:cluster brings child_process and its primary along: loaded only with WORKERS > 1 (the
   // workers it forks read the same settings, so they load it too).
   const cluster = config.workers > 1 ? (await import('node:cluster')).default : undefined;
+  // Settings that do nothing, said once: by the primary, not again by each worker.
+  if (!cluster?.isWorker) for (const line of readSettingWarnings(config, { dir: process.cwd(), env: process.env })) process.stderr.write(`${line}\n`);
   if (cluster?.isPrimary) {
     const { runPrimary, workersWarning } = await import('./cluster.js');
     const warning = workersWarning(config.workers, availableParallelism());

@@ -5,7 +5,7 @@
 import type { Namespaces } from '../config/index.js';
 import { escapeHtml, renderPage, type Representation } from '../core/index.js';
 import { namespaceUrl } from '../http/index.js';
-import { PUBLIC_NAMESPACES, type ServiceDocument } from '../store/index.js';
+import { DEFAULT_SERVICE_DOCUMENT, PUBLIC_NAMESPACES, type ServiceDocument } from '../store/index.js';
 
 export interface EntryPoint {
   readonly name: string;
@@ -22,11 +22,25 @@ export function buildEntryPoint(service: ServiceDocument, namespaces: Namespaces
   return { name: service.name, version: service.version, links };
 }
 
+/**
+ * The entry point as a body: JSON for API clients, a page for browsers. `version` is the API's
+ * (the service document's, `1.0`), not the package's: describeVersions says both.
+ */
 export function renderEntryPoint(doc: EntryPoint, representation: Representation): { contentType: string; body: string } {
   if (representation === 'json') return { contentType: 'application/json', body: JSON.stringify(doc) };
   const items = Object.entries(doc.links)
     .map(([name, url]) => `<dt>${escapeHtml(name)}</dt><dd><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></dd>`)
     .join('');
-  const body = `<h1>${escapeHtml(doc.name)}</h1><p>Version ${escapeHtml(doc.version)}</p><h2>Links</h2><dl>${items}</dl>`;
+  const body = `<h1>${escapeHtml(doc.name)}</h1><p>Version ${escapeHtml(doc.version)} of the API</p><h2>Links</h2><dl>${items}</dl>`;
   return { contentType: 'text/html; charset=UTF-8', body: renderPage(doc.name, body) };
+}
+
+/**
+ * What `problem-service --version` prints, from the package's package.json text: the package's
+ * version (`0.1.0`, npm's, which moves with every release) and the API version `GET /` reports
+ * (`1.0`, the service document's, which moves when the API does).
+ */
+export function describeVersions(packageJson: string, apiVersion: string = DEFAULT_SERVICE_DOCUMENT.version): string {
+  const { name, version } = JSON.parse(packageJson) as { name: string; version: string };
+  return `${name} ${version} (API version ${apiVersion}, as GET / reports it)`;
 }

@@ -4,4 +4,5 @@
  */
 export { type AppObserver, FALLBACK_CONTROLLER } from './app-observer.js';
 export { type AppOptions, createApp, type Handler, type WatchRequest } from './app.js';
+export { describeVersions } from './entry-point.js';
 

@@ -5,7 +5,8 @@
  *   poster --title T [--subtitle S] [--body B] [--from #hex --to #hex] [--text-color #hex]
  *          [--accent-color #hex] [--spec file.json] [--public-dir DIR] [--quality Q]
  *
- * Options override the members of `--spec`. Prints the written file's path as its last line.
+ * Options override the members of `--spec`. Prints the written file's path as its last line;
+ * with no argument at all, prints its usage on stderr and exits 2.
  * Exit codes: 0 written, 1 unexpected failure (unreadable spec file, a posters directory that
  * cannot be made, I/O), 2 bad input (a spec file that is not a regular file of at most
  * SPEC_MAX_BYTES, or not JSON nested at most SPEC_MAX_DEPTH deep, in one line; each problem of
@@ -66,6 +67,11 @@ export async function runPosterCli(
   err: (line: string) => void,
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
+  // Run bare, it would only say the title is missing: the usage says what it wants.
+  if (argv.length === 0) {
+    err(USAGE);
+    return 2;
+  }
   let values: ReturnType<typeof parse>['values'];
   try {
     ({ values } = parse(argv));

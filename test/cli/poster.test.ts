@@ -32,6 +32,14 @@ describe('poster CLI', () => {
     assert.deepEqual(result.err, [], 'nothing on stderr');
   });
 
+  it('prints usage on stderr and exits 2 with no argument at all, writing nothing', async () => {
+    const result = await run([], { PUBLIC_DIR: dir });
+    assert.equal(result.code, 2, 'exit code');
+    assert.match(result.err.join('\n'), /^usage: poster --title T/, 'usage text');
+    assert.deepEqual(result.out, [], 'nothing on stdout');
+    assert.deepEqual(readdirSync(dir), [], 'nothing written');
+  });
+
   it('writes the poster under --public-dir/posters and prints its path as the last line', async () => {
     const result = await run(['--title', 'Año nuevo', '--subtitle', 'Çà et là', '--body', 'uno\\ndos', '--from', '#101010', '--to', '#202020',
       '--text-color', '#FFFFFF', '--accent-color', '#ff8800', '--quality', '80', '--public-dir', dir]);

@@ -27,6 +27,9 @@ const SOCKET_TESTS = [
   'test/http/server-pipelining.test.ts', 'test/http/server-h2-abuse.test.ts', 'test/ops/admin-listener-timeouts.test.ts', 'test/static/fairness.test.ts', 'test/static/framing.test.ts',
 ];
 const TIERS = ['unit', 'process', 'sockets', 'e2e', 'fuzz'];
+// Far above any tier's time (the e2e tier, the longest, takes about 6 minutes on two cores): a
+// program left waiting by a failed test ends the run with a failure, not a hung one.
+const TIER_LIMIT_MS = 30 * 60_000;
 
 const tier = process.argv[2];
 if (!TIERS.includes(tier)) {
@@ -69,7 +72,9 @@ if (tier === 'unit') {
   const concurrency = tier === 'process' ? Math.max(2, availableParallelism()) : 1;
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
     stdio: 'inherit',
+    timeout: TIER_LIMIT_MS,
   });
+  if (result.error?.code === 'ETIMEDOUT') console.error(`the ${tier} tier did not end within ${TIER_LIMIT_MS / 60_000} minutes: stopped`);
   process.exitCode = result.status ?? 1;
 }
 

@@ -69,6 +69,8 @@ class ClusterPrimary {
   #announced = false;
   /** Workers that said they listen: those SIGHUP is passed to. */
   readonly #listening = new Set<Worker>();
+  /** Workers still starting when a SIGHUP came: passed on once they listen. */
+  readonly #hangupOwed = new Set<Worker>();
 
   constructor({ config, logger, print, createClusterAdmin, isAdminReport }: ClusterPrimaryOptions) {
     this.#config = config;
@@ -85,10 +87,14 @@ class ClusterPrimary {
     process.once('SIGTERM', () => this.#stop());
     process.once('SIGINT', () => this.#stop());
     // Each worker serves its own TLS listener: each reloads the certificate. Only a worker that
-    // listens has its handler in place (SIGHUP would end one still loading); one that does not
-    // yet reads the files as it starts.
+    // listens surely has its handler in place (SIGHUP would end one still loading): one still
+    // starting gets it once it listens, as it may have read the files before they changed.
     process.on('SIGHUP', () => {
-      for (const worker of this.#listening) if (!worker.isDead()) worker.process.kill('SIGHUP');
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker === undefined || worker.isDead()) continue;
+        if (this.#listening.has(worker)) worker.process.kill('SIGHUP');
+        else this.#hangupOwed.add(worker);
+      }
     });
     for (let i = 0; i < this.#config.workers; i++) this.#fork();
   }
@@ -103,6 +109,7 @@ class ClusterPrimary {
   #received(worker: Worker, message: unknown): void {
     if (isListeningMessage(message)) {
       this.#listening.add(worker);
+      if (this.#hangupOwed.delete(worker)) worker.process.kill('SIGHUP');
       if (!this.#announced) this.#announce(message.url);
       this.#announced = true;
     } else if (this.#isAdminReport(message)) {
@@ -127,6 +134,7 @@ class ClusterPrimary {
     const lived = Date.now() - (this.#startedAt.get(worker) ?? 0);
     this.#startedAt.delete(worker);
     this.#listening.delete(worker);
+    this.#hangupOwed.delete(worker);
     this.#admin?.reports.retire(worker.id);
     if (this.#stopping) return;
     if (!this.#announced) {

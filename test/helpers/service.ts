@@ -81,6 +81,21 @@ export interface ServerProgram {
   output(): { stdout: string; stderr: string };
 }
 
+/** Programs started by runServerProgram that have not exited yet. */
+const started = new Set<ChildProcessByStdio<null, Readable, Readable>>();
+
+// A test that fails before stopping its program would leave it running, and the file's process
+// waiting on it for ever (a whole tier hung so once): when the file's tests are done, whatever
+// still runs is stopped as the tests stop it, and killed if it will not go.
+after(async () => {
+  await Promise.all([...started].map(async (child) => {
+    child.kill('SIGTERM');
+    const killLater = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await once(child, 'exit');
+    clearTimeout(killLater);
+  }));
+});
+
 /**
  * Runs the server program of SERVICE_TARGET with a clean environment: src/server.ts through tsx
  * (as `npm run dev` does) or dist/server.js (as `npm start` does); or the entry `entry` names.
@@ -108,6 +123,8 @@ export function runServerProgram(env: Record<string, string>, nodeArgs: readonly
     void exited.then(([code]) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
   });
   listening.catch(() => {}); // tests of failed starts never wait for it
+  started.add(child);
+  void exited.then(() => started.delete(child));
   after(() => {
     // A program still running (a later hook stops it) may write to its VAR_DIR: remove it once
     // the program has exited, never under it.

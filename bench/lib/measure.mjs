@@ -32,8 +32,8 @@ export function startChild(script, args = [], env = {}, nodeArgs = [], { cpu } =
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url, stop: () => stopChild(child) });
+      const url = /listening on (https?:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url, pids: () => [child.pid], stop: () => stopChild(child) });
     });
     child.on('exit', (code) => reject(new Error(`${script} exited ${code} before listening`)));
   });

@@ -11,11 +11,13 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RawResponse } from '../helpers/http.js';
 import { runProgram } from '../helpers/programs.js';
 import type { ServerProgram } from '../helpers/service.js';
 
-export const SITE_FILE = 'deploy/nginx/problem-service.conf';
+/** The shipped site file; absolute, as bench:tls uses these helpers from bench/. */
+export const SITE_FILE = fileURLToPath(new URL('../../deploy/nginx/problem-service.conf', import.meta.url));
 /** nginx connects to the instances from this address (`proxy_bind`), the only one they trust. */
 export const PROXY_ADDRESS = '127.0.0.2';
 
@@ -96,7 +98,7 @@ export function mainConfig(dir: string, httpLines: readonly string[] = [], proxy
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log stderr warn;
-events { worker_connections 256; }
+events { worker_connections 1024; }
 http {
   access_log off;
   client_body_temp_path ${dir}/client_body;

@@ -18,13 +18,15 @@ export const CONCURRENCY = Object.freeze({
 });
 
 /**
- * The realistic mix (lib/mix.mjs) as h2load can send it. h2load sends one header set per run,
- * so the mix is cut in five groups by its five kinds of Accept (request i has kind i mod 5); each
- * group keeps its paths in order and carries the user agent and Referer of its first request.
+ * The realistic mix (lib/mix.mjs) as h2load can send it. h2load sends GET only, with one header
+ * set per run, so the mix's GET requests to unrouted paths are taken (its HEAD and OPTIONS
+ * requests and any for `/` left out) and cut in five groups by their kind of Accept (request i of
+ * the mix has kind i mod 5); each group keeps its paths in order and carries the headers of its
+ * first request (user agent, and Referer, Accept-Language or cookies when that one has them).
  */
 export function mixGroups(requests, kinds = 5) {
   return Array.from({ length: kinds }, (_, kind) => {
-    const own = requests.filter((_, i) => i % kinds === kind);
+    const own = requests.filter((r, i) => i % kinds === kind && (r.method ?? 'GET') === 'GET' && r.path !== '/' && !r.path.startsWith('/?'));
     return { headers: own[0].headers, paths: own.map((r) => r.path) };
   });
 }

@@ -1,20 +1,24 @@
-// fastify + pino for the 404 flood: every unrouted request logs one error line to LOG_FILE
-// (pino's NDJSON line, asynchronous destination) and answers a problem document.
+// fastify + pino for the 404 flood (bench:http, bench:instructions): every unrouted request is
+// answered by `setNotFoundHandler` as ours answers it (the problem document for a JSON client, the
+// prod page otherwise, the year-long cache headers, Vary), with one error line through pino's
+// asynchronous destination. The lean pieces are servers/peer-404.mjs's, as in the mix peers.
 import Fastify from 'fastify';
-import pino from 'pino';
+import { CACHE_404, HTML, PROBLEM_JSON, createLogger, expiresHeader, notFound } from './peer-404.mjs';
 
-const destination = pino.destination({ dest: process.env.LOG_FILE, sync: false, minLength: 4096 });
-const logger = pino({ level: 'error', base: undefined }, destination);
+const { logger, destination } = createLogger();
 const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
 app.setNotFoundHandler((request, reply) => {
-  const detail = `No route found for "${request.method} ${request.url.split('?')[0]}"`;
-  request.log.error(detail);
+  const { headers } = request;
+  const { json, body } = notFound(request.log, request.method, request.url, 'http', request.host, headers.accept, headers.referer);
   reply
     .code(404)
-    .header('content-type', 'application/problem+json')
-    .header('cache-control', 'immutable, max-age=31536000, public')
     .header('x-robots-tag', 'none')
-    .send(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail, instance: request.url }));
+    .header('cache-control', CACHE_404)
+    .header('expires', expiresHeader())
+    .header('content-type', json ? PROBLEM_JSON : HTML)
+    .header('vary', json ? 'Accept, Referer' : 'Accept')
+    // A Buffer: with a string, fastify appends `; charset=utf-8` to a JSON type, which ours does not send.
+    .send(json ? Buffer.from(body) : body);
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`listening on ${address}\n`);

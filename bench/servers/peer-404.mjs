@@ -1,61 +1,92 @@
-// The work of our 404 path, for the peers of the mix benchmark: the prod HTML page unless the
-// client prefers a JSON type, the problem document otherwise, the cache headers, and the error
-// and incident lines through pino. Both peers (fastify, Hono) share it, so they differ only in
-// the framework around it.
+// What the peers of the mix benchmarks share: ours' bytes (the prod 404 page, the entry point's
+// two documents), the lean pieces of the 404 a user of any framework writes (the path cut at `?`,
+// a plain Accept check, the Expires string made once a second, the problem type), and pino with
+// its asynchronous destination as pino's docs show it. Each peer (servers/fastify-mix.mjs,
+// hono-mix.mjs, node-mix.mjs) writes its handlers in its framework's own way around these.
 import pino from 'pino';
 
-/** Our prod HTML page for a 404, given by the benchmark (the exact bytes ours writes). */
-const PAGE = process.env.PAGE_404 ?? '<!DOCTYPE html><title>404 Not Found</title>';
+/** Our prod HTML page for a 404 (the exact bytes ours writes), given by the benchmark. */
+export const PAGE_404 = Buffer.from(process.env.PAGE_404 ?? '<!DOCTYPE html><title>404 Not Found</title>');
+export const HTML = 'text/html; charset=UTF-8';
+export const PROBLEM_JSON = 'application/problem+json';
+export const CACHE_404 = 'immutable, max-age=31536000, public';
+export const CACHE_HOME = 'no-cache, private';
+/** What OPTIONS on `/` answers (204), as ours does. */
+export const ALLOW_HOME = 'OPTIONS, GET, HEAD';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
+/** pino writing NDJSON to LOG_FILE through its asynchronous destination (pino's docs, "Asynchronous logging"). */
 export function createLogger() {
   const destination = pino.destination({ dest: process.env.LOG_FILE, sync: false, minLength: 4096 });
   return { logger: pino({ level: 'error', base: undefined }, destination), destination };
 }
 
-/** True when Accept prefers a JSON type by its q-values (RFC 9110 12.5.1), as ours decides. */
-export function prefersJson(accept) {
-  if (!accept) return false;
-  let json = -1;
-  let html = -1;
-  for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().split(';');
-    const qParam = params.find((p) => p.trim().startsWith('q='));
-    const q = qParam ? Number(qParam.trim().slice(2)) : 1;
-    const type = range.trim().toLowerCase();
-    if (type === 'application/json' || type === 'application/problem+json' || (type.startsWith('application/') && type.endsWith('+json'))) json = Math.max(json, q);
-    else if (type === 'text/html' || type === '*/*' || type === 'text/*') html = Math.max(html, q);
+/**
+ * JSON when the client names a JSON type and neither HTML nor `*\/*`: a plain check, not a
+ * q-value parser. Ours weighs q-values (src/http/negotiation.ts); on every Accept of the mix
+ * (none, `*\/*`, a browser's, `application/json`, axios' `application/json, text/plain, *\/*`)
+ * the two agree, and bench:mix's check holds every answer to ours'.
+ */
+export function wantsJson(accept) {
+  return accept !== undefined && accept.includes('json') && !accept.includes('*/*') && !accept.includes('html');
+}
+
+/** The path of a request target: up to its `?`. */
+export function pathOf(url) {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+let expiresSecond = -1;
+let expires = '';
+/** A year from now as an HTTP date, made once a second (as Node and undici keep their Date). */
+export function expiresHeader() {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== expiresSecond) {
+    expiresSecond = second;
+    expires = new Date(second * 1000 + YEAR_MS).toUTCString();
   }
-  return json > 0 && json > html;
+  return expires;
 }
 
 /** `about:blank` for a path without a parent segment, else the problem base and that segment. */
-export function problemType(base, path) {
+export function problemType(scheme, host, path) {
   const cut = path.lastIndexOf('/');
   if (cut <= 0) return 'about:blank';
   const parent = path.lastIndexOf('/', cut - 1);
-  return `${base}/problem/${path.slice(parent + 1, cut)}`;
+  return `${scheme}://${host}/problem/${path.slice(parent + 1, cut)}`;
 }
 
-/** Status, headers and body of the 404 for one request; logs its lines. */
-export function notFound(log, { method, url, host, accept, referer }) {
-  const cut = url.search(/[?#]/);
-  const path = cut < 0 ? url : url.slice(0, cut);
-  const detail = `No route found for "${method} ${path}"${referer ? ` (from "${referer}")` : ''}`;
-  const type = problemType(`http://${host}`, path);
+/**
+ * The 404's work apart from its framework: logs the error line (and the incident line for a typed
+ * problem) through `log`, and returns the body and whether it is JSON: ours' HTML page, or the
+ * problem document (whose detail carries the Referer: ours answers it with `Vary: Accept, Referer`).
+ */
+export function notFound(log, method, url, scheme, host, accept, referer) {
+  const path = pathOf(url);
+  const detail = referer === undefined ? `No route found for "${method} ${path}"` : `No route found for "${method} ${path}" (from "${referer}")`;
+  const type = problemType(scheme, host, path);
   log.error(detail);
   if (type !== 'about:blank') log.error(`Incident: - Type: ${type} - Cause: 404 - Title: Not Found`);
-  const now = Date.now();
-  const headers = {
-    'x-robots-tag': 'none',
-    'cache-control': 'immutable, max-age=31536000, public',
-    expires: new Date(now + YEAR_MS).toUTCString(),
-    vary: 'Accept',
+  if (wantsJson(accept)) return { json: true, body: JSON.stringify({ type, title: 'Not Found', status: 404, detail, instance: path }) };
+  return { json: false, body: PAGE_404 };
+}
+
+/**
+ * The entry point (`GET /`) as ours renders it, HTML or JSON, for the Host it was asked on: ours'
+ * documents with `{origin}` replaced, kept per Host and kind (as ours keeps them), at most 64.
+ */
+export function createHome(scheme = 'http') {
+  const templates = { html: (process.env.HOME_HTML ?? '').split('{origin}'), json: (process.env.HOME_JSON ?? '{}').split('{origin}') };
+  const rendered = { html: new Map(), json: new Map() };
+  return (json, host) => {
+    const kind = json ? 'json' : 'html';
+    let body = rendered[kind].get(host);
+    if (body === undefined) {
+      body = Buffer.from(templates[kind].join(`${scheme}://${host}`));
+      if (rendered[kind].size >= 64) rendered[kind].clear();
+      rendered[kind].set(host, body);
+    }
+    return body;
   };
-  if (prefersJson(accept)) {
-    headers['content-type'] = 'application/problem+json';
-    return { headers, body: JSON.stringify({ type, title: 'Not Found', status: 404, detail, instance: path }) };
-  }
-  headers['content-type'] = 'text/html; charset=UTF-8';
-  return { headers, body: PAGE };
 }

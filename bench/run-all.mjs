@@ -17,6 +17,7 @@ const BENCHMARKS = [
   ['http.mjs', false],
   ['mix.mjs', false],
   ['access-cost.mjs', false],
+  ['tls.mjs', true],
   ['jwt.mjs', false],
   ['header-parse.mjs', true],
 ];

@@ -6,8 +6,9 @@
 // by LARGE - SMALL leaves start-up, warm-up and JIT compiling out.
 //   npm run bench:instructions [-- --write]   (builds the service first; needs valgrind)
 //   BEFORE=<an older build's dist/server.js> adds it as "before"; ONLY=get or ONLY=flood runs one part;
-//   ONLY=mix counts the realistic 404 mix of bench:mix instead (lib/mix.mjs, sent in order and
-//   again from its start), the load on which a memo of the last request has to prove it pays.
+//   ONLY=mix counts the realistic mix of bench:mix instead (lib/mix.mjs, `/` included, sent in order
+//   and again from its start, each request with its method), the load on which a memo of the last
+//   request has to prove it pays; MIX=ours,fastify+pino,hono+pino,node:http+pino,… picks servers.
 //   STEADY=1 counts steady state only: WARM requests (12,000) run uninstrumented, then the count
 //   runs over SMALL (2,000) and LARGE (6,000) requests in the same process (TurboFan still compiles
 //   there: totals move by thousands between runs, a function's own count repeats);
@@ -19,8 +20,8 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'no
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SECRETS, machine } from './lib/measure.mjs';
-import { requestMix } from './lib/mix.mjs';
+import { SECRETS, machine, startChild } from './lib/measure.mjs';
+import { expectedStatus, probeOurs, requestMix } from './lib/mix.mjs';
 import { progress, report } from './lib/results.mjs';
 
 const STEADY = process.env.STEADY === '1';
@@ -33,7 +34,8 @@ const ours = (script, accessLog = '0') => ({ script, env: { ...SECRETS, APP_ENV:
 
 /**
  * `count` requests over 8 keep-alive connections, each sent when the last is answered; all must
- * get `status`. `requests` (paths and headers) are sent in turn instead, when given.
+ * get `status`. `requests` (methods, paths and headers) are sent in turn instead, when given,
+ * each expecting the status ours gives it (lib/mix.mjs's expectedStatus).
  */
 async function drive(url, count, status, headers, requests, from = 0) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -45,12 +47,13 @@ async function drive(url, count, status, headers, requests, from = 0) {
       if (sent >= count) return;
       const mixed = requests?.[(from + sent) % requests.length];
       sent++;
-      http.get(mixed ? new URL(mixed.path, url) : url, { agent, headers: mixed ? mixed.headers : headers }, (res) => {
-        if (res.statusCode !== status) reject(new Error(`${url}: ${res.statusCode}`));
+      http.request(mixed ? new URL(mixed.path, url) : url, { method: mixed?.method ?? 'GET', agent, headers: mixed ? mixed.headers : headers }, (res) => {
+        const expected = mixed ? expectedStatus(mixed) : status;
+        if (res.statusCode !== expected) reject(new Error(`${url}: ${res.statusCode}, expected ${expected}`));
         res.setEncoding('utf8');
         res.on('data', (chunk) => (body = answered === 0 ? body + chunk : body));
         res.on('end', () => (++answered === count ? resolve() : next()));
-      }).on('error', reject);
+      }).on('error', reject).end();
     };
     for (let i = 0; i < 8; i++) next();
   });
@@ -155,14 +158,23 @@ const runLine = (what) =>
 const ONLY = process.env.ONLY;
 
 if (ONLY === 'mix') {
-  const mix = (name, server) => perRequest(name, server, '/', 404, undefined, requestMix(4000, Number(process.env.SEED ?? 2026)));
-  // MIX=ours,ours+access counts those only (ours always, first: the peers send its page);
+  // bench:mix's mix, `/` included; the peers send ours' documents (lib/mix.mjs's probeOurs).
+  const requests = requestMix(4000, Number(process.env.SEED ?? 2026), { home: true });
+  const mix = (name, server) => perRequest(name, server, '/', 404, undefined, requests);
+  const ourProbe = ours('../dist/server.js');
+  const probe = await startChild(ourProbe.script, [], ourProbe.env);
+  const documents = await probeOurs(probe.url);
+  await probe.stop();
+  const peer = (env) => ({ ...documents, LOG_FILE: join(work, 'pino.log'), ...env });
+  // MIX=ours,ours+access counts those only (ours always, first);
   // with BEFORE, MIX=…,before+access counts the older build's access log too.
   const wanted = (name) => !process.env.MIX || process.env.MIX.split(',').includes(name);
   const results = { ours: await mix('ours', ours('../dist/server.js')) };
-  if (wanted('fastify+pino')) results['fastify+pino'] = await mix('fastify+pino', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log') } });
+  if (wanted('fastify+pino')) results['fastify+pino'] = await mix('fastify+pino', { script: 'servers/fastify-mix.mjs', env: peer() });
+  if (wanted('hono+pino')) results['hono+pino'] = await mix('hono+pino', { script: 'servers/hono-mix.mjs', env: peer() });
+  if (wanted('node:http+pino')) results['node:http+pino'] = await mix('node:http+pino', { script: 'servers/node-mix.mjs', env: peer() });
   if (wanted('ours+access')) results['ours+access'] = await mix('ours+access', ours('../dist/server.js', '1'));
-  if (wanted('fastify+pino+requests')) results['fastify+pino+requests'] = await mix('fastify+pino+requests', { script: 'servers/fastify-mix.mjs', env: { PAGE_404: results.ours.body, LOG_FILE: join(work, 'pino.log'), REQUEST_LOG: '1' } });
+  if (wanted('fastify+pino+requests')) results['fastify+pino+requests'] = await mix('fastify+pino+requests', { script: 'servers/fastify-mix.mjs', env: peer({ REQUEST_LOG: '1' }) });
   if (process.env.BEFORE) results.before = await mix('before', ours(process.env.BEFORE));
   if (process.env.BEFORE && wanted('before+access')) results['before+access'] = await mix('before+access', ours(process.env.BEFORE, '1'));
   reportMix(rowsAgainst(results, results['fastify+pino'] ? 'fastify+pino' : 'ours'));
@@ -219,9 +231,9 @@ bench:instructions\`.`,
 function reportMix(rows) {
   report(
     '## Realistic 404 mix in instructions',
-    [runLine('requests of the mix'), '', '| server | instructions per 404 | fastify+pino ÷ this |', '|---|---:|---:|', ...rows].join('\n'),
-    `User-space machine instructions of the server process per 404 of the realistic mix of bench:mix
-(4,000 distinct requests, five kinds of Accept, a Referer on a third), sent in order over 8
+    [runLine('requests of the mix'), '', '| server | instructions per request | fastify+pino ÷ this |', '|---|---:|---:|', ...rows].join('\n'),
+    `User-space machine instructions of the server process per request of the realistic mix of bench:mix
+(4,000 distinct requests with their methods and headers, \`/\` among them; lib/mix.mjs), sent in order over 8
 keep-alive connections, counted as for \`GET /\` above. Reproduce: \`cd bench && ONLY=mix npm run
 bench:instructions\`.`,
   );

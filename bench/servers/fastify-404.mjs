@@ -2,11 +2,11 @@
 // answered by `setNotFoundHandler` as ours answers it (the problem document for a JSON client, the
 // prod page otherwise, the year-long cache headers, Vary), with one error line through pino's
 // asynchronous destination. The lean pieces are servers/peer-404.mjs's, as in the mix peers.
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { CACHE_404, HTML, PROBLEM_JSON, createLogger, expiresHeader, notFound } from './peer-404.mjs';
 
 const { logger, destination } = createLogger();
-const app = Fastify({ loggerInstance: logger, disableRequestLogging: true });
+const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }) });
 app.setNotFoundHandler((request, reply) => {
   const { headers } = request;
   const { json, body } = notFound(request.log, request.method, request.url, 'http', request.host, headers.accept, headers.referer);

@@ -11,6 +11,9 @@
 //   npm run bench:poster-peers -- --rounds 21              more rounds
 //   npm run bench:poster-peers -- --passes 3               more processes per renderer
 //   npm run bench:poster-peers -- --same-instant-rounds 9  more rounds of ours and Skia at once
+//   npm run bench:poster-peers -- --subsampling 4:4:4      sharp's peers (SVG, satori) encode 4:4:4, as
+//                                                          the service does (default 4:2:0, sharp's and
+//                                                          Skia's; @napi-rs/canvas has no chroma option)
 import './lib/reference-node.mjs';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,9 @@ const WARMUP = 3;
 const PASSES = Number(option('--passes')) || 2;
 /** Rounds of ours and Skia rendering at the same instant on one core, and each round's seconds. */
 const SAME_INSTANT_ROUNDS = Number(option('--same-instant-rounds')) || 5;
+/** The peers' chroma subsampling where the library takes one (sharp: SVG and satori's encode). */
+const SUBSAMPLING = option('--subsampling') ?? '4:2:0';
+if (SUBSAMPLING !== '4:2:0' && SUBSAMPLING !== '4:4:4') throw new Error(`--subsampling: 4:2:0 or 4:4:4, not ${SUBSAMPLING}`);
 const SAME_INSTANT_SECONDS = 10;
 /** Time each process of a same-instant round gets to load and warm up before the round starts. */
 const SAME_INSTANT_LEAD_MS = 6_000;
@@ -238,7 +244,7 @@ function section(results, floor, together) {
     `Goals against Skia: median time ${timeRatio.toFixed(2)}x Skia's (goal at most ${GOALS.time}x): ${met(timeRatio <= GOALS.time)} ` +
       `(CPU time ${(ours.cpu / skia.cpu).toFixed(2)}x); peak RSS ${rssRatio.toFixed(2)}x Skia's (goal at most ${GOALS.rss}x): ${met(rssRatio <= GOALS.rss)}. ` +
       `A process that loads nothing peaks at ${f(floor.peakRss)} MiB (node itself). ` +
-      `Every peer encodes 4:2:0; ours encoding 4:2:0 too, the same encode work, takes ${(results.find((r) => r.name === 'ours-420').median / skia.median).toFixed(2)}x Skia's time. ` +
+      `${SUBSAMPLING === '4:2:0' ? 'Every peer encodes 4:2:0' : 'sharp\'s peers encode 4:4:4 here (--subsampling), Skia 4:2:0 (@napi-rs/canvas has no chroma option)'}; ours encoding 4:2:0, Skia's work, takes ${(results.find((r) => r.name === 'ours-420').median / skia.median).toFixed(2)}x Skia's time. ` +
       'The service keeps 4:4:4: its coloured text is 7 dB closer to the drawn pixels (src/render/poster.ts).',
     '',
     `At the same instant (ours and Skia in two processes on core 0, ${together.length} rounds of ${SAME_INSTANT_SECONDS} s, ` +
@@ -266,11 +272,11 @@ function section(results, floor, together) {
       '(`planText`) and are handed to the peers as plain data, so every renderer draws the same lines at the same ' +
       'pen positions; the peers do no layout of their own (ours includes it: `planText` takes about 1.3 ms of a render). Skia draws with the ' +
       '2D context on one kept canvas (as our worker keeps its canvas) and encodes with `canvas.encode(\'jpeg\', 85)`; ' +
-      'sharp renders an SVG document written per poster with `.jpeg({ quality: 85 })`, librsvg finding the shipped ' +
+      'sharp renders an SVG document written per poster with `.jpeg({ quality: 85, chromaSubsampling })` (4:2:0 unless `--subsampling 4:4:4`), librsvg finding the shipped ' +
       'DejaVu files through a fontconfig configuration that lists only them; satori lays out a `{ type, props }` tree ' +
       'of absolutely placed lines and turns text into paths, resvg rasterises to RGBA, and sharp encodes that ' +
       '(satori and resvg write no JPEG; the pixels go to sharp raw, not through PNG). ' +
-      'Our encoder writes 4:4:4 chroma, the peers\' defaults 4:2:0, fewer bytes and less work. ' +
+      `Our encoder writes 4:4:4 chroma, the peers\' defaults 4:2:0, fewer bytes and less work${SUBSAMPLING === '4:4:4' ? ' (in this run sharp\'s peers were asked for 4:4:4)' : ''}. ` +
       'Ours dithers its gradient; the peers do not, or not the same way. Ours and librsvg draw "fi" as two glyphs, ' +
       'and Skia and satori are told to (`fontVariantLigatures: none`). ' +
       'The difference column is the mean absolute difference per channel (0-255) from our decoded poster: ' +
@@ -290,7 +296,7 @@ async function main() {
   const fontFiles = { regular: fontPath('regular'), bold: fontPath('bold') };
   const design = posterDesign(checkPosterSpec(SPEC), await loadPosterFonts());
   const inputPath = join(dir, 'input.json');
-  writeFileSync(inputPath, JSON.stringify({ spec: SPEC, design, fontFiles }));
+  writeFileSync(inputPath, JSON.stringify({ spec: SPEC, design, fontFiles, subsampling: SUBSAMPLING }));
   mkdirSync(join(dir, 'fontconfig-cache'));
   writeFileSync(join(dir, 'fonts.conf'), fontconfigFile(join(fontFiles.regular, '..'), join(dir, 'fontconfig-cache')));
   const env = { FONTCONFIG_FILE: join(dir, 'fonts.conf') };

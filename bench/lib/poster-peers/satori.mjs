@@ -64,7 +64,9 @@ export async function createSatoriRenderer(input) {
   const { width, height, quality } = design;
   const toSvg = () => satori(posterElement(design), { width, height, fonts });
   const toPixels = (svg) => new Resvg(svg, { font: { loadSystemFonts: false } }).render();
-  const encode = (image) => sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).jpeg({ quality }).toBuffer();
+  // sharp's JPEG at `input.subsampling` (its default 4:2:0 unless '4:4:4' is asked for).
+  const jpeg = { quality, chromaSubsampling: input.subsampling ?? '4:2:0' };
+  const encode = (image) => sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).jpeg(jpeg).toBuffer();
   return {
     render: async () => encode(toPixels(await toSvg())),
     renderStages: async () => {

@@ -1,5 +1,8 @@
 // Skia through @napi-rs/canvas: the design drawn with the 2D context API, the shipped DejaVu
-// faces registered by path, `canvas.encode('jpeg', quality)` (libjpeg-turbo in Skia's defaults).
+// faces registered by path, `canvas.encode('jpeg', quality)` (asynchronous, off the main thread;
+// libjpeg-turbo in Skia's defaults). @napi-rs/canvas exposes no chroma option for JPEG (its
+// JpegEncodeOptions are quality and metadata; only AVIF takes chromaSubsampling): Skia encodes
+// 4:2:0 whatever `input.subsampling` asks, and the table's chroma column says so.
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { gradientLine } from '../poster-design.mjs';
 

@@ -1,5 +1,6 @@
 // sharp rendering an SVG (libvips -> librsvg, text through Pango and fontconfig): the design as
-// one SVG document, then `sharp(svg).jpeg({ quality })` (libjpeg-turbo, sharp's defaults).
+// one SVG document, then `sharp(svg).jpeg({ quality, chromaSubsampling })` (libjpeg-turbo; sharp's
+// defaults otherwise: 4:2:0 unless `input.subsampling` says '4:4:4', Huffman tables optimised as ours are).
 import sharp from 'sharp';
 import { gradientLine } from '../poster-design.mjs';
 
@@ -51,8 +52,9 @@ function shapeSvg(shape) {
  */
 export async function createSvgRenderer(input) {
   const { design } = input;
+  const jpeg = { quality: design.quality, chromaSubsampling: input.subsampling ?? '4:2:0' };
   return {
-    render: () => sharp(Buffer.from(posterSvg(design))).jpeg({ quality: design.quality }).toBuffer(),
+    render: () => sharp(Buffer.from(posterSvg(design))).jpeg(jpeg).toBuffer(),
   };
 }
 

@@ -1,5 +1,7 @@
 // JPEG encoder benchmark: our pure-TypeScript encoder against sharp (libvips
-// with its bundled libjpeg, native) and jpeg-js (pure JavaScript).
+// with its bundled libjpeg, native) and jpeg-js (pure JavaScript), and
+// libjpeg-turbo's own rate: cjpeg on the same pixels, its start and file
+// handling taken out (lib/jpeg-cjpeg.mjs), the limit to aim at.
 //
 //   cd bench && npm install && npm run bench:jpeg            print the table
 //   npm run bench:jpeg -- --write                            also update RESULTS.md
@@ -8,7 +10,8 @@
 // Every cell (image x quality) is timed round-robin: one encode per encoder
 // per cell per round, the encoder order rotating between rounds, so slow
 // drift of the machine's speed hits all encoders alike. Ratios are the
-// median over rounds of the per-round ratio.
+// median over rounds of the per-round ratio. cjpeg runs in each round after
+// the in-process encoders; without cjpeg installed its columns say so.
 import './lib/reference-node.mjs';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,10 +21,14 @@ import jpegJs from 'jpeg-js';
 import { JpegEncoder } from '../src/jpeg/encode.ts';
 import { makeImage, IMAGE_KINDS } from '../test/jpeg/images.ts';
 import { progress, writeResultsSection } from './lib/results.mjs';
+import { cjpegTimer, cjpegVersion } from './lib/jpeg-cjpeg.mjs';
 
 const WIDTH = 1125;
 const HEIGHT = 2436;
 const QUALITIES = [75, 85, 92];
+/** Megapixels in one image, for the rates. */
+const MEGAPIXELS = (WIDTH * HEIGHT) / 1e6;
+const CJPEG = cjpegVersion();
 const WARMUP_ROUNDS = 3;
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 11;
@@ -93,8 +100,22 @@ function afterCollection(img, q) {
 
 async function run() {
   const images = IMAGE_KINDS.map(prepare);
-  const cells = images.flatMap((img) => QUALITIES.map((q) => ({ img, q, times: {}, ratios: { sharp: [], 'jpeg-js': [] } })));
+  const cells = images.flatMap((img) => QUALITIES.map((q) => ({ img, q, times: {}, ratios: { sharp: [], 'jpeg-js': [], cjpeg: [] } })));
   for (const cell of cells) for (const n of names) cell.times[n] = [];
+  for (const cell of cells) cell.times.cjpeg = [];
+  const cjpeg = CJPEG === undefined ? undefined : cjpegTimer(images, WIDTH, HEIGHT);
+  try {
+    await timeRounds(cells, cjpeg);
+    load.after = loadavg()[0];
+    await compareOutputs(cells, cjpeg);
+  } finally {
+    cjpeg?.close();
+  }
+  return cells;
+}
+
+/** The timed rounds: each cell's in-process encoders in rotating order, then cjpeg. */
+async function timeRounds(cells, cjpeg) {
   for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
     for (const cell of cells) {
       const order = names.map((_, i) => names[(i + round) % names.length]);
@@ -104,15 +125,23 @@ async function run() {
         await encoders[n](cell.img, cell.q);
         t[n] = Number(process.hrtime.bigint() - start) / 1e6;
       }
+      const cjpegMs = cjpeg?.time(cell.img.kind, cell.q);
       if (round < WARMUP_ROUNDS) continue;
       for (const n of names) cell.times[n].push(t[n]);
       cell.ratios.sharp.push(t.ours / t.sharp);
       cell.ratios['jpeg-js'].push(t.ours / t['jpeg-js']);
+      if (cjpegMs !== undefined) {
+        cell.times.cjpeg.push(cjpegMs);
+        cell.ratios.cjpeg.push(t.ours / cjpegMs);
+      }
     }
     progress(`round ${round + 1}/${WARMUP_ROUNDS + ROUNDS}`);
   }
   if (process.stderr.isTTY) process.stderr.write('\n');
-  load.after = loadavg()[0];
+}
+
+/** Sizes, PSNR and byte identity of each encoder's file for each cell. */
+async function compareOutputs(cells, cjpeg) {
   for (const cell of cells) {
     cell.bytes = {};
     cell.psnr = {};
@@ -126,8 +155,31 @@ async function run() {
     // SOI, then our APP0 (FF E0, length 16) that sharp's file does not have.
     const withoutApp0 = Buffer.concat([outputs.ours.subarray(0, 2), outputs.ours.subarray(20)]);
     cell.sameAsSharp = outputs.ours[3] === 0xe0 && withoutApp0.equals(outputs.sharp);
+    cell.sameAsCjpeg = cjpeg === undefined ? undefined : outputs.ours.equals(cjpeg.encode(cell.img.kind, cell.q));
   }
-  return cells;
+}
+
+/** Megapixels a second from a time in milliseconds. */
+const rate = (ms) => MEGAPIXELS / (ms / 1000);
+
+/** The rates beside libjpeg-turbo's, one row per cell. */
+function rateTable(cells) {
+  if (CJPEG === undefined) return 'cjpeg not installed (Debian libjpeg-turbo-progs): libjpeg-turbo\'s own rate not measured.';
+  const lines = [
+    '| image | q | ours MP/s | sharp MP/s | cjpeg MP/s | cjpeg ms | ours/cjpeg | identical to cjpeg |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const c of cells) {
+    const mps = (n) => rate(median(c.times[n])).toFixed(1);
+    lines.push(
+      `| ${c.img.kind} | ${c.q} | ${mps('ours')} | ${mps('sharp')} | ${mps('cjpeg')} | ${median(c.times.cjpeg).toFixed(1)} | ` +
+        `${median(c.ratios.cjpeg).toFixed(2)}x | ${c.sameAsCjpeg ? 'yes' : 'NO'} |`,
+    );
+  }
+  const all = (n) => rate(median(cells.map((c) => median(c.times[n])))).toFixed(1);
+  lines.push('', `At the median cell time: ours ${all('ours')} MP/s, sharp ${all('sharp')} MP/s, cjpeg ${all('cjpeg')} MP/s ` +
+    `(${CJPEG}); ours/cjpeg ${median(cells.map((c) => median(c.ratios.cjpeg))).toFixed(2)}x.`);
+  return lines.join('\n');
 }
 
 function table(cells, collection) {
@@ -199,6 +251,13 @@ function section(cells, collection) {
       'Reproduce: `cd bench && npm install && npm run bench:jpeg`.',
     '',
     table(cells, collection),
+    '',
+    'libjpeg-turbo\'s own rate: `cjpeg -quality q -baseline -optimize -sample 2x2` (our defaults), run in each round ' +
+      'after the in-process encoders on PPM files in tmpfs, output to /dev/null; its time is that of the image ' +
+      'stacked on itself (twice the rows) minus that of the image alone, so the process start, the headers and the ' +
+      'file handling drop out (lib/jpeg-cjpeg.mjs). Megapixels a second are of the median times.',
+    '',
+    rateTable(cells),
     '',
   ].join('\n');
 }

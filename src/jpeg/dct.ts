@@ -68,10 +68,13 @@ const ROW_LEVEL_SHIFT = 8 * 128;
  * blocks allocate nothing.
  */
 export class DctBlock {
-  /** 8 times the orthonormal DCT, natural order: S(v,u) at v * 8 + u. */
+  /**
+   * 8 times the orthonormal DCT, natural order: S(v,u) at v * 8 + u. The row
+   * pass leaves its results here and the column pass transforms them in place,
+   * as libjpeg's jfdctint does: one array for both passes is one set of checks
+   * where a separate workspace cost V8 a second.
+   */
   readonly coefficients = new Int32Array(64);
-  /** The row pass's results, natural order. */
-  readonly workspace = new Int32Array(64);
   /** Bit n set where coefficient n (0..31) lies beyond its dead zone. */
   marksLow = 0;
   /** Bit n - 32 set where coefficient n (32..63) lies beyond its dead zone. */
@@ -88,17 +91,19 @@ export class DctBlock {
  * so two reads per row instead of eight take a fifth off the row pass.
  */
 export function forwardDct(src: DataView, offset: number, stride: number, deadZone: Int32Array, block: DctBlock): void {
-  rowPass(src, offset, stride, block.workspace);
-  columnPass(block.workspace, deadZone, block);
+  rowPass(src, offset, stride, block.coefficients);
+  columnPass(block.coefficients, deadZone, block);
 }
 
 /**
- * 1-D DCT of each row of samples into `ws`; outputs keep PASS1_BITS extra bits.
+ * 1-D DCT of each row of samples into `data`; outputs keep PASS1_BITS extra bits.
  * The passes are consts, not function declarations: a declared function's
  * binding can be reassigned, so the compiled caller re-checked it per block.
  */
-const rowPass = (src: DataView, offset: number, stride: number, ws: Int32Array): void => {
-  for (let row = 0, p = offset, w = 0; row < 8; row++, p += stride, w += 8) {
+const rowPass = (src: DataView, offset: number, stride: number, data: Int32Array): void => {
+  for (let row = 0, p = offset; row < 8; row++, p += stride) {
+    // From the loop counter, so the JIT knows w + 7 < 64 and checks no sum for overflow.
+    const w = row << 3;
     const left = src.getUint32(p, true), right = src.getUint32(p + 4, true);
     const d0 = left & 255, d1 = (left >>> 8) & 255, d2 = (left >>> 16) & 255, d3 = left >>> 24;
     const d4 = right & 255, d5 = (right >>> 8) & 255, d6 = (right >>> 16) & 255, d7 = right >>> 24;
@@ -107,38 +112,37 @@ const rowPass = (src: DataView, offset: number, stride: number, ws: Int32Array):
     const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
     // Even part.
     const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
-    ws[w] = (tmp10 + tmp11 - ROW_LEVEL_SHIFT) << PASS1_BITS;
-    ws[w + 4] = (tmp10 - tmp11) << PASS1_BITS;
+    data[w] = (tmp10 + tmp11 - ROW_LEVEL_SHIFT) << PASS1_BITS;
+    data[w + 4] = (tmp10 - tmp11) << PASS1_BITS;
     const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
-    ws[w + 2] = (e + Math.imul(tmp13, FIX_0_765366865) + ROW_ROUND) >> ROW_SHIFT;
-    ws[w + 6] = (e - Math.imul(tmp12, FIX_1_847759065) + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 2] = (e + Math.imul(tmp13, FIX_0_765366865) + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 6] = (e - Math.imul(tmp12, FIX_1_847759065) + ROW_ROUND) >> ROW_SHIFT;
     // Odd part: z5 is the rotation shared by the four outputs, z1..z4 the cross terms.
     const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
     const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
     const z2 = Math.imul(tmp5 + tmp6, -FIX_2_562915447);
     const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
     const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
-    ws[w + 7] = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + ROW_ROUND) >> ROW_SHIFT;
-    ws[w + 5] = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + ROW_ROUND) >> ROW_SHIFT;
-    ws[w + 3] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + ROW_ROUND) >> ROW_SHIFT;
-    ws[w + 1] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 7] = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 5] = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 3] = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + ROW_ROUND) >> ROW_SHIFT;
+    data[w + 1] = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + ROW_ROUND) >> ROW_SHIFT;
   }
 };
 
 /**
- * 1-D DCT of each column of the row results, the same flow graph as the row
- * pass; the extra bits are removed here. The columns are a loop here rather
+ * 1-D DCT of each column of the row results, in place, the same flow graph as
+ * the row pass; the extra bits are removed here. The columns are a loop here rather
  * than a call each: eight calls per block cost a tenth of the transform.
  * Column c's eight marks land at bits c, c + 8, c + 16, c + 24 of each mark
  * word: one shift by c places four of them.
  */
-const columnPass = (ws: Int32Array, deadZone: Int32Array, block: DctBlock): void => {
-  const out = block.coefficients;
+const columnPass = (data: Int32Array, deadZone: Int32Array, block: DctBlock): void => {
   let low = 0;
   let high = 0;
   for (let c = 0; c < 8; c++) {
-    const d0 = ws[c]!, d1 = ws[c + 8]!, d2 = ws[c + 16]!, d3 = ws[c + 24]!;
-    const d4 = ws[c + 32]!, d5 = ws[c + 40]!, d6 = ws[c + 48]!, d7 = ws[c + 56]!;
+    const d0 = data[c]!, d1 = data[c + 8]!, d2 = data[c + 16]!, d3 = data[c + 24]!;
+    const d4 = data[c + 32]!, d5 = data[c + 40]!, d6 = data[c + 48]!, d7 = data[c + 56]!;
     const tmp0 = d0 + d7, tmp7 = d0 - d7, tmp1 = d1 + d6, tmp6 = d1 - d6;
     const tmp2 = d2 + d5, tmp5 = d2 - d5, tmp3 = d3 + d4, tmp4 = d3 - d4;
     const tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
@@ -146,17 +150,17 @@ const columnPass = (ws: Int32Array, deadZone: Int32Array, block: DctBlock): void
     // values are live at once: with all eight held to the end, the JIT ran
     // out of registers and spilled.
     const o0 = (tmp10 + tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
-    out[c] = o0;
+    data[c] = o0;
     let lowMarks = outside(o0, deadZone[c]!);
     const o4 = (tmp10 - tmp11 + COL_EVEN_ROUND) >> PASS1_BITS;
-    out[c + 32] = o4;
+    data[c + 32] = o4;
     let highMarks = outside(o4, deadZone[c + 32]!);
     const e = Math.imul(tmp12 + tmp13, FIX_0_541196100);
     const o2 = (e + Math.imul(tmp13, FIX_0_765366865) + COL_ROUND) >> COL_SHIFT;
-    out[c + 16] = o2;
+    data[c + 16] = o2;
     lowMarks |= outside(o2, deadZone[c + 16]!) << 16;
     const o6 = (e - Math.imul(tmp12, FIX_1_847759065) + COL_ROUND) >> COL_SHIFT;
-    out[c + 48] = o6;
+    data[c + 48] = o6;
     highMarks |= outside(o6, deadZone[c + 48]!) << 16;
     const z5 = Math.imul(tmp4 + tmp6 + tmp5 + tmp7, FIX_1_175875602);
     const z1 = Math.imul(tmp4 + tmp7, -FIX_0_899976223);
@@ -164,16 +168,16 @@ const columnPass = (ws: Int32Array, deadZone: Int32Array, block: DctBlock): void
     const z3 = Math.imul(tmp4 + tmp6, -FIX_1_961570560) + z5;
     const z4 = Math.imul(tmp5 + tmp7, -FIX_0_390180644) + z5;
     const o7 = (Math.imul(tmp4, FIX_0_298631336) + z1 + z3 + COL_ROUND) >> COL_SHIFT;
-    out[c + 56] = o7;
+    data[c + 56] = o7;
     highMarks |= outside(o7, deadZone[c + 56]!) << 24;
     const o5 = (Math.imul(tmp5, FIX_2_053119869) + z2 + z4 + COL_ROUND) >> COL_SHIFT;
-    out[c + 40] = o5;
+    data[c + 40] = o5;
     highMarks |= outside(o5, deadZone[c + 40]!) << 8;
     const o3 = (Math.imul(tmp6, FIX_3_072711026) + z2 + z3 + COL_ROUND) >> COL_SHIFT;
-    out[c + 24] = o3;
+    data[c + 24] = o3;
     lowMarks |= outside(o3, deadZone[c + 24]!) << 24;
     const o1 = (Math.imul(tmp7, FIX_1_501321110) + z1 + z4 + COL_ROUND) >> COL_SHIFT;
-    out[c + 8] = o1;
+    data[c + 8] = o1;
     lowMarks |= outside(o1, deadZone[c + 8]!) << 8;
     low |= lowMarks << c;
     high |= highMarks << c;

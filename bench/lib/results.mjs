@@ -2,13 +2,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** The heading below which RESULTS.md keeps the earlier rounds. */
+const HISTORY = '## History';
+
 /** Replaces the section that starts with `heading` (`## JPEG encoder`) by `text`, or appends it. */
 export function writeResultsSection(heading, text) {
   const path = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
-  const start = current.indexOf(heading);
+  // The heading as a whole line: "## Service against its peers" is also the start of others.
+  const start = `\n${current}`.indexOf(`\n${heading}\n`);
+  // A new section goes above the earlier rounds' history, with the current figures.
+  const history = `\n${current}`.indexOf(`\n${HISTORY}\n`);
   let next;
-  if (start < 0) next = `${current.trimEnd()}\n\n${text}`;
+  if (start < 0 && history < 0) next = `${current.trimEnd()}\n\n${text}`;
+  else if (start < 0) next = `${current.slice(0, history)}${text}\n${current.slice(history)}`;
   else {
     const end = current.indexOf('\n## ', start + 1);
     next = current.slice(0, start) + text + (end < 0 ? '' : `\n${current.slice(end + 1)}`);

@@ -45,7 +45,10 @@ const FIX_3_072711026 = 25172;
 // Products use Math.imul, a 32-bit integer multiply: with 8-bit samples the row
 // outputs stay within +-4096 and, bounding every term separately, the largest
 // column-pass sum stays under 1.2e9 < 2^31, so Math.imul equals `*` here and
-// lets the JIT skip overflow checks.
+// lets the JIT skip overflow checks. The row outputs (13 bits and a sign) and
+// the coefficients (within -8192..8128, the DC of all-0 and all-255 blocks)
+// both fit the 16 bits of DctBlock's array, as libjpeg-turbo's SIMD code keeps
+// them in 16-bit lanes; the unit tests pin the extremes.
 
 /** Row pass: the multiplied outputs drop CONST_BITS - PASS1_BITS bits. */
 const ROW_SHIFT = CONST_BITS - PASS1_BITS;
@@ -72,9 +75,11 @@ export class DctBlock {
    * 8 times the orthonormal DCT, natural order: S(v,u) at v * 8 + u. The row
    * pass leaves its results here and the column pass transforms them in place,
    * as libjpeg's jfdctint does: one array for both passes is one set of checks
-   * where a separate workspace cost V8 a second.
+   * where a separate workspace cost V8 a second. 16 bits hold both passes'
+   * results (below), and values read as 16-bit let the JIT drop the overflow
+   * checks of the column pass's sums.
    */
-  readonly coefficients = new Int32Array(64);
+  readonly coefficients = new Int16Array(64);
   /** Bit n set where coefficient n (0..31) lies beyond its dead zone. */
   marksLow = 0;
   /** Bit n - 32 set where coefficient n (32..63) lies beyond its dead zone. */
@@ -100,7 +105,7 @@ export function forwardDct(src: DataView, offset: number, stride: number, deadZo
  * The passes are consts, not function declarations: a declared function's
  * binding can be reassigned, so the compiled caller re-checked it per block.
  */
-const rowPass = (src: DataView, offset: number, stride: number, data: Int32Array): void => {
+const rowPass = (src: DataView, offset: number, stride: number, data: Int16Array): void => {
   for (let row = 0, p = offset; row < 8; row++, p += stride) {
     // From the loop counter, so the JIT knows w + 7 < 64 and checks no sum for overflow.
     const w = row << 3;
@@ -137,7 +142,7 @@ const rowPass = (src: DataView, offset: number, stride: number, data: Int32Array
  * Column c's eight marks land at bits c, c + 8, c + 16, c + 24 of each mark
  * word: one shift by c places four of them.
  */
-const columnPass = (data: Int32Array, deadZone: Int32Array, block: DctBlock): void => {
+const columnPass = (data: Int16Array, deadZone: Int32Array, block: DctBlock): void => {
   let low = 0;
   let high = 0;
   for (let c = 0; c < 8; c++) {

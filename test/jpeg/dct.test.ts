@@ -35,7 +35,7 @@ function transform(samples: Uint8Array, deadZone = NO_DEAD_ZONE): DctBlock {
 }
 
 /** The coefficients of a block, natural order. */
-const coefficientsOf = (samples: Uint8Array): Int32Array => transform(samples).coefficients;
+const coefficientsOf = (samples: Uint8Array): Int16Array => transform(samples).coefficients;
 
 /** The marks of a block as the set of natural indices marked. */
 function marked(block: DctBlock): number[] {
@@ -66,6 +66,22 @@ describe('dct', () => {
     assert.ok(total / (3000 * 64) <= 0.35, `mean error ${total / (3000 * 64)}`);
   });
 
+  it('holds the largest outputs of 8-bit samples in its 16-bit coefficients', () => {
+    // For each output, the block of 0s and 255s that the basis function's sign picks maximises
+    // it, and the opposite block minimises it: a result past 16 bits would wrap and miss.
+    for (let n = 0; n < 64; n++) {
+      const [v, u] = [n >> 3, n & 7];
+      const basis = (i: number): number => Math.cos(((2 * (i & 7) + 1) * u * Math.PI) / 16) * Math.cos(((2 * (i >> 3) + 1) * v * Math.PI) / 16);
+      for (const sign of [1, -1]) {
+        const block = Uint8Array.from({ length: 64 }, (_, i) => (sign * basis(i) > 0 ? 255 : 0));
+        const expected = 8 * referenceDct(block)[n]!;
+        assert.ok(Math.abs(coefficientsOf(block)[n]! - expected) <= 1.5, `output ${n}, sign ${sign}: ${coefficientsOf(block)[n]} against ${expected}`);
+      }
+    }
+    assert.equal(coefficientsOf(new Uint8Array(64))[0], -8192);
+    assert.equal(coefficientsOf(new Uint8Array(64).fill(255))[0], 8128);
+  });
+
   it('writes its output in natural order', () => {
     // A horizontal cosine of frequency 1 puts its energy in S(0,1), natural index 1;
     // the vertical one in S(1,0), index 8.
@@ -88,7 +104,7 @@ describe('dct', () => {
 
   it('marks at the boundary: |output| = dead zone unmarked, one less marked', () => {
     const ramp = Uint8Array.from({ length: 64 }, (_, i) => 16 * (i & 7) + 8 * (i >> 3));
-    const exact = coefficientsOf(ramp).map(Math.abs);
+    const exact = Int32Array.from(coefficientsOf(ramp), Math.abs);
     assert.deepEqual(marked(transform(ramp, exact)), []);
     const below = exact.map((v) => Math.max(0, v - 1));
     assert.deepEqual(marked(transform(ramp, below)), [...exact.keys()].filter((n) => exact[n] > 0));

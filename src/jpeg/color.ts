@@ -102,11 +102,27 @@ export function rgbToGrey(data: Uint8Array, channels: 3 | 4): Uint8Array {
 }
 
 /**
+ * The pixels the row conversions read: their bytes, and the same bytes as a
+ * DataView for the RGB fast paths' wide reads. Made once per image: a
+ * DataView made per row was a call into V8's runtime each time.
+ */
+export interface RowSource {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+}
+
+/** `bytes` as a {@link RowSource}. */
+export function rowSourceOf(bytes: Uint8Array): RowSource {
+  return { bytes, view: viewOf(bytes) };
+}
+
+/**
  * Where converted samples go: a luma row of `yLength` samples at
  * `yPlane[yStart]` (4:2:0 writes a second one right after it) and chroma rows
  * of `cLength` samples at `cStart`. Columns past the image use the last
  * pixel of the row (edge replication; T.81 A.2.4 leaves the padding to the
- * encoder).
+ * encoder). The views are the planes seen as DataViews, for the fast paths'
+ * wide writes, made once with the planes (frame.ts).
  */
 export interface RowTarget {
   yPlane: Uint8Array;
@@ -116,6 +132,9 @@ export interface RowTarget {
   crPlane: Uint8Array;
   cStart: number;
   cLength: number;
+  yView: DataView;
+  cbView: DataView;
+  crView: DataView;
 }
 
 /** Y, Cb and Cr of the pixel at `src[p]`, for the edge columns (the row loops inline them). */
@@ -132,9 +151,10 @@ function crAt(src: Uint8Array, p: number): number {
 }
 
 /** 4:4:4: one source row (byte offset `row`) to one row of each plane. */
-export function convertRowH1V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
+export function convertRowH1V1(source: RowSource, row: number, channels: number, width: number, t: RowTarget): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
-  const done = channels === 3 ? convertRgbQuadsH1V1(src, row, width, t) : 0;
+  const src = source.bytes;
+  const done = channels === 3 ? convertRgbQuadsH1V1(source.view, row, width, t) : 0;
   for (let x = done, p = row + done * channels; x < width; x++, p += channels) {
     const g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
     yPlane[yStart + x] = lumaOf(g, rg, bg);
@@ -162,9 +182,8 @@ const word = (s0: number, s1: number, s2: number, s3: number): number => s0 | (s
  * 4 pixel reads and 12 sample writes. Returns the
  * pixels converted (a multiple of 4).
  */
-function convertRgbQuadsH1V1(src: Uint8Array, row: number, width: number, t: RowTarget): number {
-  const { yStart, cStart } = t;
-  const view = viewOf(src), yView = viewOf(t.yPlane), cbView = viewOf(t.cbPlane), crView = viewOf(t.crPlane);
+function convertRgbQuadsH1V1(view: DataView, row: number, width: number, t: RowTarget): number {
+  const { yStart, cStart, yView, cbView, crView } = t;
   const quads = width >> 2;
   for (let j = 0, x = 0, p = row; j < quads; j++, x += 4, p += 12) {
     const a = view.getUint32(p, true), b = view.getUint32(p + 4, true), c = view.getUint32(p + 8, true);
@@ -184,8 +203,9 @@ function convertRgbQuadsH1V1(src: Uint8Array, row: number, width: number, t: Row
  * 4:2:2: one source row to one luma row and one row of 2:1 averaged chroma,
  * bias 0 then 1 alternating along the row.
  */
-export function convertRowH2V1(src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void {
+export function convertRowH2V1(source: RowSource, row: number, channels: number, width: number, t: RowTarget): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart } = t;
+  const src = source.bytes;
   const pairs = width >> 1;
   for (let j = 0, x = yStart, p = row; j < pairs; j++, x += 2, p += 2 * channels) {
     let g = src[p + 1]!, rg = src[p]! - g, bg = src[p + 2]! - g;
@@ -216,11 +236,12 @@ export function convertRowH2V1(src: Uint8Array, row: number, channels: number, w
  * bias 1 then 2 alternating along the row.
  */
 export function convertRowsH2V2(
-  src: Uint8Array, row0: number, row1: number, channels: number, width: number, t: RowTarget,
+  source: RowSource, row0: number, row1: number, channels: number, width: number, t: RowTarget,
 ): void {
   const { yPlane, yStart, cbPlane, crPlane, cStart, yLength } = t;
+  const src = source.bytes;
   const pairs = width >> 1;
-  const done = channels === 3 ? convertRgbQuadPairsH2V2(src, row0, row1, pairs, t) : 0;
+  const done = channels === 3 ? convertRgbQuadPairsH2V2(source.view, row0, row1, pairs, t) : 0;
   for (let j = done, x = yStart + 2 * done, p = row0 + 2 * done * channels, q = row1 + 2 * done * channels; j < pairs;
     j++, x += 2, p += 2 * channels, q += 2 * channels) {
     // The four pixels: top left, top right, bottom left, bottom right.
@@ -266,9 +287,8 @@ export function convertRowsH2V2(
  * out as one 32-bit store and the 2 averaged Cb and Cr as one 16-bit store each (see
  * convertRgbQuadsH1V1 for why that pays). Returns the quads converted (an even number).
  */
-function convertRgbQuadPairsH2V2(src: Uint8Array, row0: number, row1: number, pairs: number, t: RowTarget): number {
-  const { yStart, cStart, yLength } = t;
-  const view = viewOf(src), yView = viewOf(t.yPlane), cbView = viewOf(t.cbPlane), crView = viewOf(t.crPlane);
+function convertRgbQuadPairsH2V2(view: DataView, row0: number, row1: number, pairs: number, t: RowTarget): number {
+  const { yStart, cStart, yLength, yView, cbView, crView } = t;
   const steps = pairs >> 1;
   for (let j = 0, x = yStart, c = cStart, offset = 0; j < steps; j++, x += 4, c += 2, offset += 12) {
     // Chroma sums of quad 2j (pixels 0, 1 of both rows) and quad 2j + 1 (pixels 2, 3).

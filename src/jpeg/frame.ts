@@ -23,7 +23,7 @@ export interface FrameComponent {
   readonly stride: number;
   /** Samples of one MCU row: `v * 8` rows of `stride` bytes. */
   readonly plane: Uint8Array;
-  /** `plane` seen as a DataView, for the DCT's four-samples-at-once reads. */
+  /** `plane` seen as a DataView, for the DCT's four-samples-at-once reads and the colour stage's wide writes. */
   readonly view: DataView;
   /** `plane` seen as 32-bit words, for the uniform-block test (rows and blocks start on whole words). */
   readonly words: Int32Array;

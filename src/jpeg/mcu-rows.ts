@@ -4,7 +4,7 @@
  * and rows below the image are padded.
  */
 import {
-  convertRowH1V1, convertRowH2V1, convertRowsH2V2, type PixelSource, type RowTarget,
+  convertRowH1V1, convertRowH2V1, convertRowsH2V2, rowSourceOf, type PixelSource, type RowSource, type RowTarget,
 } from './color.js';
 import type { FrameLayout } from './frame.js';
 
@@ -15,6 +15,7 @@ import type { FrameLayout } from './frame.js';
  */
 export class McuRowConverter {
   private readonly target: RowTarget;
+  private readonly source: RowSource;
 
   constructor(private readonly src: PixelSource, private readonly layout: FrameLayout) {
     const [, cb, cr] = layout.components;
@@ -22,7 +23,9 @@ export class McuRowConverter {
     this.target = {
       yPlane: luma.plane, yStart: 0, yLength: luma.stride,
       cbPlane: cb?.plane ?? luma.plane, crPlane: cr?.plane ?? luma.plane, cStart: 0, cLength: cb?.stride ?? 0,
+      yView: luma.view, cbView: cb?.view ?? luma.view, crView: cr?.view ?? luma.view,
     };
+    this.source = rowSourceOf(src.data);
   }
 
   /** Produces the samples of MCU row `mcuRow` in every component's plane. */
@@ -48,9 +51,9 @@ export class McuRowConverter {
 
   /** Each of the 8 chroma rows of the MCU row comes from `vMax` source rows. */
   private fillColour(mcuRow: number): void {
-    const { data, width, height, channels } = this.src;
+    const { width, height, channels } = this.src;
     const { hMax, vMax, components } = this.layout;
-    const t = this.target;
+    const { target: t, source } = this;
     const rowBytes = width * channels;
     // Chroma rows that hold image data; later rows repeat the last of them.
     const chromaRows = Math.ceil(height / vMax);
@@ -61,11 +64,11 @@ export class McuRowConverter {
       if (first >= vMax * chromaRows) {
         for (const c of components) repeatPreviousRows(c.plane, c.stride, row * c.v, c.v);
       } else if (hMax === 1) {
-        convertRowH1V1(data, first * rowBytes, channels, width, t);
+        convertRowH1V1(source, first * rowBytes, channels, width, t);
       } else if (vMax === 1) {
-        convertRowH2V1(data, first * rowBytes, channels, width, t);
+        convertRowH2V1(source, first * rowBytes, channels, width, t);
       } else {
-        convertRowsH2V2(data, first * rowBytes, Math.min(first + 1, height - 1) * rowBytes, channels, width, t);
+        convertRowsH2V2(source, first * rowBytes, Math.min(first + 1, height - 1) * rowBytes, channels, width, t);
       }
     }
   }

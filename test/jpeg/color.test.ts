@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  convertRowH1V1, convertRowH2V1, convertRowsH2V2, rgbToCb, rgbToCr, rgbToGrey, rgbToLuma, YCC_WEIGHTS,
-  type RowTarget,
+  convertRowH1V1 as convertH1V1, convertRowH2V1 as convertH2V1, convertRowsH2V2 as convertH2V2, rgbToCb, rgbToCr,
+  rgbToGrey, rgbToLuma, rowSourceOf, YCC_WEIGHTS, type RowTarget,
 } from '../../src/jpeg/color.js';
 import { planFrame } from '../../src/jpeg/frame.js';
 import { McuRowConverter } from '../../src/jpeg/mcu-rows.js';
@@ -13,11 +13,18 @@ function direct(weights: readonly number[], offset: number, r: number, g: number
 }
 
 function target(yLength: number, cLength: number, lumaRows = 1): RowTarget {
-  return {
-    yPlane: new Uint8Array(yLength * lumaRows), yStart: 0, yLength,
-    cbPlane: new Uint8Array(cLength), crPlane: new Uint8Array(cLength), cStart: 0, cLength,
-  };
+  const [yPlane, cbPlane, crPlane] = [new Uint8Array(yLength * lumaRows), new Uint8Array(cLength), new Uint8Array(cLength)];
+  const viewOf = (plane: Uint8Array): DataView => new DataView(plane.buffer);
+  return { yPlane, yStart: 0, yLength, cbPlane, crPlane, cStart: 0, cLength, yView: viewOf(yPlane), cbView: viewOf(cbPlane), crView: viewOf(crPlane) };
 }
+
+// The row conversions on plain bytes (the encoder makes the source's DataView once per image).
+const convertRowH1V1 = (src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void =>
+  convertH1V1(rowSourceOf(src), row, channels, width, t);
+const convertRowH2V1 = (src: Uint8Array, row: number, channels: number, width: number, t: RowTarget): void =>
+  convertH2V1(rowSourceOf(src), row, channels, width, t);
+const convertRowsH2V2 = (src: Uint8Array, row0: number, row1: number, channels: number, width: number, t: RowTarget): void =>
+  convertH2V2(rowSourceOf(src), row0, row1, channels, width, t);
 
 /** Interleaves RGB triples into pixel bytes. */
 const pixels = (...rgb: Array<[number, number, number]>): Uint8Array => Uint8Array.from(rgb.flat());

@@ -85,12 +85,13 @@ export interface PosterApiOptions {
 /**
  * Whose requests the rate limit counts: the token's `sub` (a string, or a number as some issuers
  * write it), else the `username` claim that `jwt token` writes; undefined when there is neither.
- * Keyed by the claim's JSON, so `sub: 1`, `sub: "1"` and `username: "1"` are three subjects.
+ * Keyed by the subject's JSON: `sub: 1` and `sub: "1"` are two subjects, while a token of
+ * `jwt token` (`sub` and `username` alike) and an older one (`username` only) count as one.
  */
 export function tokenSubject(claims: JWTPayload): string | undefined {
   const sub: unknown = claims.sub;
-  if (typeof sub === 'string' || (typeof sub === 'number' && Number.isFinite(sub))) return `sub:${JSON.stringify(sub)}`;
-  if (typeof claims.username === 'string') return `username:${JSON.stringify(claims.username)}`;
+  if (typeof sub === 'string' || (typeof sub === 'number' && Number.isFinite(sub))) return JSON.stringify(sub);
+  if (typeof claims.username === 'string') return JSON.stringify(claims.username);
   return undefined;
 }
 

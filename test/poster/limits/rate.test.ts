@@ -187,6 +187,13 @@ describe('POST /api/posters: one rate-limit bucket per subject (POSTER_RATE_LIMI
     assert.equal((await post({ sub: '1' })).status, 422, 'the string "1" is another subject than the number 1');
   });
 
+  it('counts a token of jwt token (sub and username) and an older one (username only) for the same user as one', async () => {
+    assert.equal((await post({ sub: 'ana', username: 'ana' })).status, 422);
+    assert.equal((await post({ username: 'ana' })).status, 422);
+    assert.equal((await post({ sub: 'ana', username: 'ana' })).status, 429, 'ana is past her limit, whichever token she sends');
+    assert.equal((await post({ username: 'ana' })).status, 429);
+  });
+
   it('refuses a token without a usable subject (no sub or username) with a 401 that says so', async () => {
     for (const claims of [{}, { sub: null }, { sub: { id: 1 } }, { username: 7 }]) {
       const res = await post(claims);

@@ -1,27 +1,33 @@
-// Ours: PosterRenderer as the service's render worker uses it (src/poster/worker.ts): one renderer
-// and one FontLoader kept across posters, the JPEG encode included. It runs from the compiled
-// dist/, as the service does in production (poster-peers.mjs builds it first when stale).
-import { FontLoader } from '../../../dist/poster/fonts.js';
-import { checkPosterSpec } from '../../../dist/poster/library.js';
+// Ours, through the library API a user calls (src/poster/library.ts), from the compiled dist/ as
+// the service runs in production (poster-peers.mjs builds it first when stale):
+// - createPosterRenderer({ subsampling }): one renderer kept across posters (its faces, canvas,
+//   encoder buffers and glyph cache), as the service's render workers keep theirs;
+// - renderPoster(spec): the one-off call, which reads the faces and allocates its canvas and
+//   buffers afresh on every poster.
+// The stage rounds use the renderer the library wraps (PosterRenderer), which times its stages.
+import { loadPosterFonts } from '../../../dist/poster/fonts.js';
+import { checkPosterSpec, createPosterRenderer, renderPoster } from '../../../dist/poster/library.js';
 import { PosterRenderer } from '../../../dist/render/poster.js';
 
 /**
- * A renderer of `input.spec` (the spec as the API takes it): `render()` -> JPEG bytes; `renderStages()` adds stage times.
- * `subsampling`: the service's (4:4:4) unless given.
+ * `createPosterRenderer({ subsampling })` rendering `input.spec` (the spec as the API takes it):
+ * `render()` -> JPEG bytes; `renderStages()` adds stage times.
  */
-export async function createOursRenderer(input, subsampling) {
+export async function createLibraryRenderer(input, subsampling) {
+  const library = createPosterRenderer({ subsampling });
+  const timed = new PosterRenderer(subsampling);
+  const fonts = await loadPosterFonts();
   const spec = checkPosterSpec(input.spec);
-  const fonts = new FontLoader();
-  const renderer = new PosterRenderer(subsampling);
-  await fonts.posterFonts();
   return {
-    render: async () => renderer.render(spec, await fonts.posterFonts()),
+    render: () => library.render(input.spec),
     renderStages: async () => {
-      const { bytes, timings } = renderer.renderTimed(spec, await fonts.posterFonts());
+      const { bytes, timings } = timed.renderTimed(spec, fonts);
       return { bytes, ...timings };
     },
   };
 }
 
-/** Ours encoding at 4:2:0, as every peer does: the same encode work as theirs, not the service's poster. */
-export const createOurs420Renderer = (input) => createOursRenderer(input, '4:2:0');
+/** The one-off `renderPoster(spec)`, the library's default encoding (4:4:4, the service's). */
+export async function createOneOffRenderer(input) {
+  return { render: () => renderPoster(input.spec) };
+}

@@ -80,6 +80,21 @@ export class Canvas {
    * arithmetic, and runs outside the shape are skipped whole.
    */
   fillAccumulated(acc: CoverageMask, color: Rgb, opacity = 1): void {
+    this.#fillAccumulated(acc, color, opacity, new BlendTable(color, this.#words));
+  }
+
+  /**
+   * `fillAccumulated` for each band of one shape (a consumer for `accumulateBands`), with one
+   * set of blend tables for all of them: a table made for a band's α serves the rows of the next
+   * bands too, instead of being filled again for every band of 16 rows (400 tables of 768 bytes
+   * a typical poster's three circles, a fifth of their compositing time, down to ~20).
+   */
+  accumulatedFill(color: Rgb, opacity = 1): (band: CoverageMask) => void {
+    const blend = new BlendTable(color, this.#words);
+    return (band) => this.#fillAccumulated(band, color, opacity, blend);
+  }
+
+  #fillAccumulated(acc: CoverageMask, color: Rgb, opacity: number, blend: BlendTable): void {
     const { r, g, b } = color;
     const d = this.data;
     const x1 = Math.min(this.width, acc.x + acc.width);
@@ -87,7 +102,6 @@ export class Canvas {
     const y1 = Math.min(this.height, acc.y + acc.height);
     if (acc.x < 0) throw new TypeError('fillAccumulated needs a buffer clipped to the canvas');
     const deltas = acc.data;
-    const blend = new BlendTable(color, this.#words);
     for (let y = y0; y < y1; y++) {
       let m = (y - acc.y) * acc.width;
       const rowEnd = m + (x1 - acc.x);

@@ -79,5 +79,5 @@ export function strokeLine(
 
 /** Rasterises a path clipped to the canvas and composites it band by band. */
 export function fillPath(canvas: Canvas, path: PathBuilder, color: Rgb, opacity = 1): void {
-  accumulateBands(path, canvas.bounds, (band) => canvas.fillAccumulated(band, color, opacity));
+  accumulateBands(path, canvas.bounds, canvas.accumulatedFill(color, opacity));
 }

@@ -63,7 +63,7 @@ export interface PosterRenderer {
  */
 export async function renderPoster(input: PosterSpecInput | PosterSpec, options: PosterRenderOptions = {}): Promise<Uint8Array> {
   const spec = checkPosterSpec(input);
-  return new PixelRenderer(options.subsampling).render(spec, await loadPosterFonts());
+  return renderPosterJpeg(spec, await loadPosterFonts(), options.subsampling);
 }
 
 /**

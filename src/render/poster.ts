@@ -73,10 +73,16 @@ export function renderPosterTimed(
 
 /**
  * Renders a poster (1125 × 2436 baseline JPEG). Deterministic: the same spec, faces and renderer
- * version give the same bytes. One poster; a run of them goes through a PosterRenderer.
+ * version give the same bytes. One poster, whose canvas is freed before this returns (see
+ * Canvas.release); a run of them goes through a PosterRenderer.
  */
-export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
-  return new PosterRenderer().render(spec, fonts);
+export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts, subsampling: Subsampling = POSTER_SUBSAMPLING): Uint8Array {
+  const renderer = new PosterRenderer(subsampling);
+  try {
+    return renderer.render(spec, fonts);
+  } finally {
+    renderer.release();
+  }
 }
 
 /**
@@ -115,6 +121,15 @@ export class PosterRenderer {
     const bytes = this.#encode(canvas, spec.quality);
     const t3 = clock();
     return { bytes, timings: { draw: t1 - t0, text: t2 - t1, encode: t3 - t2 } };
+  }
+
+  /**
+   * Frees the kept canvas now (see Canvas.release), for a renderer made for one poster; a later
+   * render makes a new one.
+   */
+  release(): void {
+    this.#canvas?.release();
+    this.#canvas = undefined;
   }
 
   #reusedCanvas(): Canvas {

@@ -58,6 +58,8 @@ describe('renderPoster', () => {
     assert.ok(Buffer.from(renderer.render(plain, fonts)).equals(Buffer.from(renderPosterJpeg(plain, fonts))), 'the plain poster after the dark one');
     assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(renderPosterJpeg(dark, fonts))), 'the dark poster after the plain one');
     assert.ok(Buffer.from(darkFirst).equals(Buffer.from(darkKept)), 'an earlier poster stays untouched');
+    renderer.release();
+    assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(darkKept)), 'released, it draws on a new canvas');
   });
 
   it('throws PosterSpecError listing every problem for an invalid spec', async () => {

@@ -30,6 +30,17 @@ export class Canvas {
     return { x: 0, y: 0, width: this.width, height: this.height };
   }
 
+  /**
+   * Frees the pixels now instead of at the next full garbage collection, which comes late for
+   * memory outside V8's heap: a run of one-off renders left ~4 dead canvases of 8 MiB behind
+   * (peak RSS 149 MiB over 14 renderPoster calls of the typical poster, 105 MiB when each is freed). `data`
+   * is detached (zero length) and the canvas is unusable after. Where the runtime lacks ES2024's
+   * `ArrayBuffer.prototype.transfer` (Node 20), the pixels wait for the collector as before.
+   */
+  release(): void {
+    (this.data.buffer as Partial<BufferTransfer>).transfer?.(0);
+  }
+
   /** The pixel at (x, y) as [r, g, b]. */
   pixel(x: number, y: number): [number, number, number] {
     const i = (y * this.width + x) * 3;
@@ -166,6 +177,11 @@ export class Canvas {
       }
     }
   }
+}
+
+/** ES2024's `ArrayBuffer.prototype.transfer`, past the ES2023 library the build types against. */
+interface BufferTransfer {
+  transfer(newByteLength: number): ArrayBuffer;
 }
 
 /**

@@ -35,6 +35,15 @@ describe('Canvas.fillMask', () => {
   });
 });
 
+describe('Canvas.release', () => {
+  it('frees the pixels at once where the runtime can: the bytes are detached, zero of them left', () => {
+    const canvas = canvasWith(() => undefined);
+    canvas.release();
+    const transferable = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
+    assert.equal(canvas.data.length, transferable ? 0 : 6 * 5 * 3, transferable ? 'detached' : 'kept for the collector (no transfer)');
+  });
+});
+
 describe('Canvas.fillAccumulated', () => {
   it('blends long runs of one α exactly as the per-pixel formula, at every start and length', () => {
     const color = { r: 200, g: 30, b: 90 };

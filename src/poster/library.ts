@@ -3,9 +3,9 @@
  * faces are loaded once, and the file goes to `<publicDir>/posters/<hash>.jpg` atomically.
  *
  * Two ways to render, the same bytes:
- * - `renderPoster(spec)` for one poster now and then: it keeps nothing, so once its promise
- *   settles everything it used (the faces, a canvas of the poster's pixels, the encoder's
- *   buffers) is garbage.
+ * - `renderPoster(spec)` for one poster now and then: it keeps nothing. Its canvas (8 MiB of
+ *   pixels) is freed before its promise settles; the rest it used (the faces, the encoder's
+ *   buffers) is garbage from then on.
  * - `createPosterRenderer()` for many posters in one process (a batch, a server of your own):
  *   it keeps the faces, the canvas, the encoder's buffers and a cache of drawn glyphs from one
  *   poster to the next, as the service's render workers do, so a run of posters costs one set of

@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 
 const PROCESS_TESTS = [
   'test/cli/jwt.test.ts', 'test/cli/poster.test.ts', 'test/cluster.test.ts', 'test/cold-start.test.ts',
-  'test/deploy.test.ts', 'test/log/durability.test.ts', 'test/profiler/cluster.test.ts', 'test/readme-examples.test.ts',
+  'test/deploy.test.ts', 'test/docs-examples.test.ts', 'test/log/durability.test.ts', 'test/profiler/cluster.test.ts', 'test/quick-start.test.ts',
   'test/scripts/scripts.test.ts', 'test/scripts/pack.test.ts', 'test/scripts/service-target.test.ts', 'test/server-stop-under-load.test.ts', 'test/start.test.ts',
   'test/tls-signals.test.ts',
   'test/static/first-import.test.ts',

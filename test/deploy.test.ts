@@ -207,10 +207,10 @@ describe('deploy/nginx/problem-service.conf', () => {
     assert.match(tls ?? '', /proxy_pass http:\/\/problem_service;/);
   });
 
-  it('says NFS does not keep O_APPEND writes whole and names REDIS_URL for several machines, as the README does', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    assert.match(readme, /a\s+local disk provides and NFS does not/);
-    assert.match(readme, /use Redis across machines/);
+  it('says NFS does not keep O_APPEND writes whole and names REDIS_URL for several machines, as docs/deployment.md does', () => {
+    const page = readFileSync('docs/deployment.md', 'utf8');
+    assert.match(page, /a\s+local\s+disk\s+provides\s+and\s+NFS\s+does\s+not/);
+    assert.match(page, /use\s+Redis\s+across\s+machines/);
     assert.match(SITE_TEXT, /NFS does\s+#?\s*not keep them whole/);
     assert.match(SITE_TEXT, /REDIS_URL, the same Redis and database on every instance/);
     assert.doesNotMatch(SITE_TEXT, /NFS or similar/);

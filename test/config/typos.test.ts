@@ -14,13 +14,13 @@ import type { EnvFile } from '../../src/config/env-files.js';
 import { editDistance, nearSettingName, readSettingNames } from '../../src/config/setting-names.js';
 import { readSettingWarnings, settingWarnings } from '../../src/config/setting-warnings.js';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const SETTINGS_PAGE = fileURLToPath(new URL('../../docs/settings.md', import.meta.url));
 const SETTINGS = readSettingNames();
 const QUIET = { corsOrigins: { kind: 'off' }, posterApi: false } as const;
 
-/** The names in the first column of README's table of settings (`BROKER_HOST`, `BROKER_PORT`, … on one row). */
+/** The names in the first column of the table of settings in docs/settings.md (`BROKER_HOST`, `BROKER_PORT`, … on one row). */
 function documentedSettings(): string[] {
-  const section = readFileSync(README, 'utf8').split('\n## Settings\n')[1]!.split('\n## ')[0]!;
+  const section = readFileSync(SETTINGS_PAGE, 'utf8').split('\n## Every setting\n')[1]!.split('\n## ')[0]!;
   return section.split('\n').filter((line) => line.startsWith('| `')).flatMap((row) => [...row.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!));
 }
 
@@ -30,7 +30,7 @@ function envFile(name: string, entries: EnvFile['entries'], notSettings: number[
 }
 
 describe('readSettingNames', () => {
-  it('is every setting README documents, and no other: the table reads each name with nothing set', () => {
+  it('is every setting docs/settings.md documents, and no other: the table reads each name with nothing set', () => {
     assert.deepEqual([...SETTINGS].sort(), documentedSettings().sort());
   });
 

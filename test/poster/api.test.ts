@@ -225,15 +225,15 @@ describe('the render pool', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/posters-and-api.md', () => {
   it('documents every member of the poster spec schema', async () => {
     const { posterSchema } = await import('../../src/render/schema.js');
-    const readme = readFileSync('README.md', 'utf8');
+    const page = readFileSync('docs/posters-and-api.md', 'utf8');
     const schema = posterSchema('x') as { properties: Record<string, unknown> & { shapes: { items: { oneOf: { properties: Record<string, unknown> }[] } } } };
     const members = [
       ...Object.keys(schema.properties),
       ...schema.properties.shapes.items.oneOf.flatMap((shape) => Object.keys(shape.properties)),
     ];
-    for (const member of new Set(members)) assert.ok(readme.includes(`\`${member}\``), `README does not name \`${member}\``);
+    for (const member of new Set(members)) assert.ok(page.includes(`\`${member}\``), `docs/posters-and-api.md does not name \`${member}\``);
   });
 });

@@ -109,17 +109,17 @@ describe('the gradient angle, as drawn and as documented', () => {
   ];
   const angleDoc = (posterSchema('x') as { properties: { background: { properties: { angle: { description: string } } } } })
     .properties.background.properties.angle.description;
-  const readme = readFileSync('README.md', 'utf8');
+  const page = readFileSync('docs/posters-and-api.md', 'utf8');
 
   for (const [angle, words, corners] of cases) {
-    it(`runs ${words} at ${angle} degrees: corner pixels, schema and README agree`, () => {
+    it(`runs ${words} at ${angle} degrees: corner pixels, schema and docs/posters-and-api.md agree`, () => {
       const canvas = new Canvas(WIDTH, HEIGHT);
       fillLinearGradient(canvas, { r: 0, g: 0, b: 0 }, { r: 255, g: 255, b: 255 }, angle);
       const seen = [canvas.pixel(0, 0)[0], canvas.pixel(WIDTH - 1, 0)[0], canvas.pixel(0, HEIGHT - 1)[0], canvas.pixel(WIDTH - 1, HEIGHT - 1)[0]];
       // A corner pixel's centre is half a pixel inside the gradient line's end: within 8 levels.
       for (let i = 0; i < 4; i++) assert.ok(Math.abs(seen[i]! - corners[i]!) <= 8, `angle ${angle}: corners ${seen.join(' ')}, expected ${corners.join(' ')}`);
       assert.ok(angleDoc.includes(`${angle} = ${words}`), `schema says: ${angleDoc}`);
-      assert.ok(readme.includes(`${angle} = ${words}`), `README names angle ${angle} as ${words}`);
+      assert.ok(page.includes(`${angle} = ${words}`), `docs/posters-and-api.md names angle ${angle} as ${words}`);
     });
   }
 });

@@ -11,11 +11,13 @@
 // Prints one line per check and exits 1 on the first failing one.
 import { execFileSync } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const REGISTRY = 'https://registry.npmjs.org/';
 /** What the package may contain: the build, the font, the CLI launchers, the docs. */
-const SHIPPED = [/^dist\//, /^assets\//, /^bin\//, /^scripts\/build-if-needed\.mjs$/, /^(README\.md|LICENSE|SECURITY\.md|package\.json)$/];
+const SHIPPED = [/^dist\//, /^assets\//, /^bin\//, /^scripts\/build-if-needed\.mjs$/, /^(README\.md|LICENSE|SECURITY\.md|package\.json)$/, /^docs\/[\w-]+\.md$/];
+/** The pages of docs/, which README links to. */
+const DOC_PAGES = readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
 /** Never shipped, wherever it sits: keys, env files, tests, sources. */
 const NEVER = [/\.pem$/, /(^|\/)\.env/, /\.test\.[cm]?[jt]s$/, /^(test|src|bench|config|var)\//];
 
@@ -84,7 +86,7 @@ const [packed] = JSON.parse(npm('pack', '--dry-run', '--json'));
 const files = packed.files.map((f) => f.path);
 const stray = files.filter((f) => !SHIPPED.some((re) => re.test(f)) || NEVER.some((re) => re.test(f)));
 if (stray.length > 0) fail(`npm pack would ship ${stray.join(', ')}`);
-for (const needed of ['dist/server.js', 'dist/index.js', 'dist/cli/jwt.js', 'dist/cli/poster.js', 'README.md', 'LICENSE', 'SECURITY.md', 'assets/fonts/LICENSE-DejaVu.txt']) {
+for (const needed of ['dist/server.js', 'dist/index.js', 'dist/cli/jwt.js', 'dist/cli/poster.js', 'README.md', ...DOC_PAGES, 'LICENSE', 'SECURITY.md', 'assets/fonts/LICENSE-DejaVu.txt']) {
   if (!files.includes(needed)) fail(`npm pack would not ship ${needed}`);
 }
-console.log(`npm pack: ${files.length} files, only dist/, assets/, bin/, README, LICENSE, SECURITY.md`);
+console.log(`npm pack: ${files.length} files, only dist/, assets/, bin/, README, docs/, LICENSE, SECURITY.md`);

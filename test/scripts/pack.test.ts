@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { freshCheckout, ROOT } from '../helpers/checkout.js';
+import { DOCUMENTS, linksIn } from '../helpers/docs.js';
 import { eventually } from '../helpers/eventually.js';
 
 /** Runs a program; its output as text. */
@@ -82,7 +83,17 @@ describe('npm run pack', () => {
     const jwt = run('npx', ['--no-install', 'jwt', '--help'], consumer);
     assert.equal(jwt.status, 0, jwt.stderr);
     assert.match(jwt.stdout, /jwt generate-keypair/);
-    assert.ok(!existsSync(join(consumer, 'node_modules', 'problem-service', 'src')), 'the package ships src/');
+    const installed = join(consumer, 'node_modules', 'problem-service');
+    assert.ok(!existsSync(join(installed, 'src')), 'the package ships src/');
+    // README, SECURITY.md and docs/ ship, and a link between them lands on a file of the package.
+    for (const file of DOCUMENTS) {
+      assert.ok(existsSync(join(installed, file)), `the package lacks ${file}`);
+      for (const { target, line } of linksIn(readFileSync(join(installed, file), 'utf8'))) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = target.split('#')[0]!;
+        assert.ok(path === '' || existsSync(normalize(join(installed, dirname(file), path))), `${file}:${line}: ${target} is not in the package`);
+      }
+    }
     await startsAndStops(consumer);
   });
 

@@ -3,23 +3,11 @@
 // prod page otherwise, the year-long cache headers, Vary), with one error line through pino's
 // asynchronous destination. The lean pieces are servers/peer-404.mjs's, as in the mix peers.
 import Fastify, { LogController } from 'fastify';
-import { CACHE_404, HTML, PROBLEM_JSON, createLogger, expiresHeader, notFound } from './peer-404.mjs';
+import { createLogger, replyNotFound } from './peer-404.mjs';
 
 const { logger, destination } = createLogger();
 const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }) });
-app.setNotFoundHandler((request, reply) => {
-  const { headers } = request;
-  const { json, body } = notFound(request.log, request.method, request.url, 'http', request.host, headers.accept, headers.referer);
-  reply
-    .code(404)
-    .header('x-robots-tag', 'none')
-    .header('cache-control', CACHE_404)
-    .header('expires', expiresHeader())
-    .header('content-type', json ? PROBLEM_JSON : HTML)
-    .header('vary', json ? 'Accept, Referer' : 'Accept')
-    // A Buffer: with a string, fastify appends `; charset=utf-8` to a JSON type, which ours does not send.
-    .send(json ? Buffer.from(body) : body);
-});
+app.setNotFoundHandler((request, reply) => replyNotFound(request, reply, 'http'));
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`listening on ${address}\n`);
 process.on('SIGTERM', () => {

@@ -11,7 +11,7 @@
 // HTTP2=1 `http2: true` and `https: { allowHTTP1: true }` (h2 and HTTP/1.1 by ALPN).
 import { readFileSync } from 'node:fs';
 import Fastify, { LogController } from 'fastify';
-import { ALLOW_HOME, CACHE_404, CACHE_HOME, HTML, PROBLEM_JSON, createHome, createLogger, expiresHeader, notFound, wantsJson } from './peer-404.mjs';
+import { ALLOW_HOME, CACHE_HOME, HTML, createHome, createLogger, replyNotFound, wantsJson } from './peer-404.mjs';
 
 function tlsOptions() {
   if (process.env.TLS_CERT === undefined) return {};
@@ -41,20 +41,7 @@ if (process.env.HOME_JSON !== undefined) {
   });
 }
 
-app.setNotFoundHandler((request, reply) => {
-  const { headers } = request;
-  // request.host: the Host header, or h2's :authority.
-  const { json, body } = notFound(request.log, request.method, request.url, scheme, request.host, headers.accept, headers.referer);
-  reply
-    .code(404)
-    .header('x-robots-tag', 'none')
-    .header('cache-control', CACHE_404)
-    .header('expires', expiresHeader())
-    .header('content-type', json ? PROBLEM_JSON : HTML)
-    .header('vary', json ? 'Accept, Referer' : 'Accept');
-  // A Buffer: with a string, fastify appends `; charset=utf-8` to a JSON type, which ours does not send.
-  return reply.send(json ? Buffer.from(body) : body);
-});
+app.setNotFoundHandler((request, reply) => replyNotFound(request, reply, scheme));
 
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`listening on ${address}\n`);

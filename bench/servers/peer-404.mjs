@@ -90,3 +90,22 @@ export function createHome(scheme = 'http') {
     return body;
   };
 }
+
+/**
+ * Answers an unrouted fastify request as ours answers it: the lines through `request.log`, the
+ * five headers with `reply.header`, the body as a Buffer when it is JSON (with a string, fastify
+ * appends `; charset=utf-8` to a JSON type, which ours does not send). `request.host`: the Host
+ * header, or h2's :authority.
+ */
+export function replyNotFound(request, reply, scheme) {
+  const { headers } = request;
+  const { json, body } = notFound(request.log, request.method, request.url, scheme, request.host, headers.accept, headers.referer);
+  return reply
+    .code(404)
+    .header('x-robots-tag', 'none')
+    .header('cache-control', CACHE_404)
+    .header('expires', expiresHeader())
+    .header('content-type', json ? PROBLEM_JSON : HTML)
+    .header('vary', json ? 'Accept, Referer' : 'Accept')
+    .send(json ? Buffer.from(body) : body);
+}

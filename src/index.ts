@@ -1,6 +1,6 @@
 /**
  * The library API: what `import … from 'problem-service'` gives. Every name here is a promise kept
- * across minor versions, and README's "Library API" section documents each one; the rest of
+ * across minor versions, each documented (docs/library.md, "The library API"); the rest of
  * src/ is internal and may change in any release. test/index.test.ts lists the names, so one
  * cannot be added or dropped by accident.
  */

@@ -40,7 +40,7 @@ export interface StartOptions {
   readonly say?: (line: string) => void;
   /** Size and queue of the poster render pool (default: one worker per core, 4 queued each). */
   readonly renderPool?: { readonly size?: number; readonly maxQueued?: number };
-  /** Connection timeouts (default: a 10 s head, 5 s idle: README, "Limits"); tests pass small ones. */
+  /** Connection timeouts (default: a 10 s head, 5 s idle; docs/http.md, "Limits"); tests pass small ones. */
   readonly timeouts?: Partial<ConnectionTimeouts>;
   /** The access log (default: the one ACCESS_LOG describes, in LOG_DIR). */
   readonly accessLog?: AccessLog;
@@ -157,7 +157,7 @@ function createHttpServer(
 ): { server: Server; badRequests: ThrottledLog; sessions: ReadonlySet<ServerHttp2Session> } {
   const hsts = config.tls && config.tls.hstsMaxAge > 0 ? ['strict-transport-security', `max-age=${config.tls.hstsMaxAge}`] : [];
   const Response = addToEveryAnswer(createResponseClass({ draining }), hsts);
-  // requireHostHeader off: the app answers a missing Host itself, as a logged problem (README, "Limits").
+  // requireHostHeader off: the app answers a missing Host itself, as a logged problem (docs/http.md, "Routing and errors").
   const http1 = { ...timeoutOptions(timeouts), requireHostHeader: false, IncomingMessage: CountedRequest, ServerResponse: Response };
   // A TLS handshake gets the time a request head gets (Node's default is 120 s).
   const handshakeTimeout = timeouts.headMs;
@@ -303,7 +303,7 @@ export async function main(): Promise<void> {
     return;
   }
   // SIGHUP's default would end the process: from the start it reloads the certificate instead
-  // (README, "HTTPS without a proxy"); one that comes while the service starts is acted on once
+  // (docs/deployment.md, "HTTPS without a proxy"); one that comes while the service starts is acted on once
   // it listens (a cluster's primary passes it on to a worker that may still be starting).
   let reloadCertificate: (() => void) | 'pending' | undefined;
   process.on('SIGHUP', () => {

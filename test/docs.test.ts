@@ -2,7 +2,7 @@
  * README and docs/ as a reader meets them: README short enough to be the entry, every link
  * landing on a file and a heading, every shell block either run by a test or said why not, and
  * the texts that copy the code's own lists (synopses, options, fields, folders, names) agreeing
- * with the code.
+ * with the code; and every section the code's comments cite existing under that heading.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,10 +12,12 @@ import { runJwtCli } from '../src/cli/jwt.js';
 import { runPosterCli } from '../src/cli/poster.js';
 import { readSettingNames } from '../src/config/setting-names.js';
 import { formatAccessLine, type AccessRecord, type TextMasker } from '../src/log/access-format.js';
-import { ROOT } from './helpers/checkout.js';
+import { filesUnder, ROOT } from './helpers/checkout.js';
 import {
   anchorsOf,
   blockUnder,
+  citationsIn,
+  citedPath,
   codeBlocksOf,
   DOC_PAGES,
   DOCUMENTS,
@@ -177,5 +179,41 @@ describe('the pages of docs/', () => {
       assert.equal(top.length, 1, `${file} has ${top.length} top headings`);
       assert.equal(top[0]!.line, 1, `${file} does not start with its title`);
     }
+  });
+});
+
+describe('citations of the documents in comments', () => {
+  /** Where the code, its tests, its scripts and the deploy files cite a page's section. */
+  const CITING_DIRS = ['src', 'test', 'scripts', 'bin', 'deploy'];
+
+  it('read the forms in use: a page or README, then one heading or several', () => {
+    const text = ["// (docs/http.md, \"Routing and errors\" and \"Limits\")", "/* README's \"Run it\" */", "# (docs/deployment.md,", '#   "Several processes")'].join('\n');
+    assert.deepEqual(citationsIn(text), [
+      { document: 'docs/http.md', headings: ['Routing and errors', 'Limits'], line: 1 },
+      { document: 'README', headings: ['Run it'], line: 2 },
+      { document: 'docs/deployment.md', headings: ['Several processes'], line: 3 },
+    ]);
+  });
+
+  it(`land on a page and a heading of it, in ${CITING_DIRS.join('/, ')}/`, () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const dir of CITING_DIRS) {
+      for (const name of filesUnder(join(ROOT, dir))) {
+        const file = `${dir}/${name}`;
+        for (const { document, headings, line } of citationsIn(readFileSync(join(ROOT, file), 'utf8'))) {
+          const page = citedPath(document);
+          checked++;
+          if (!existsSync(join(ROOT, page))) {
+            wrong.push(`${file}:${line}: cites ${document}, which is no file`);
+            continue;
+          }
+          const texts = new Set(headingsOf(page).map((h) => h.text));
+          for (const heading of headings) if (!texts.has(heading)) wrong.push(`${file}:${line}: cites ${document}, "${heading}": no such heading there`);
+        }
+      }
+    }
+    assert.ok(checked > 0, 'found no citation at all: the pattern no longer matches the form the code writes');
+    assert.deepEqual(wrong, []);
   });
 });

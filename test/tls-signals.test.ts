@@ -1,5 +1,5 @@
 /**
- * SIGHUP on the server program (README, "HTTPS without a proxy"): it reads TLS_CERT and TLS_KEY
+ * SIGHUP on the server program (docs/deployment.md, "HTTPS without a proxy"): it reads TLS_CERT and TLS_KEY
  * again and never ends the service; with WORKERS=2, the primary passes it to every worker.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * `GET /`: the entry-point document naming the service and linking its public namespaces
- * (never the admin one), as JSON for API clients and a small page for browsers (README, "Routing and errors").
+ * (never the admin one), as JSON for API clients and a small page for browsers (docs/http.md, "Routing and errors").
  */
 import type { Namespaces } from '../config/index.js';
 import { escapeHtml, renderPage, type Representation } from '../core/index.js';

@@ -3,7 +3,7 @@
  * representation, the observed headers, the `request.*` and incident lines, and what an
  * observer is told. Anything that is not a Problem arrives here as an InternalError.
  *
- * Secrets (README, "Settings"): the answer echoes what the client sent as it sent it, so no answer changes
+ * Secrets (docs/http.md, "Routing and errors"): the answer echoes what the client sent as it sent it, so no answer changes
  * when a guess of a secret is right; the log lines and what the observer (the dev profiler) is
  * told are masked, for operators read them.
  *

@@ -99,7 +99,7 @@ async function token(config: Config, username: string, ttl: string | undefined, 
   }
   if (ttl !== undefined && !/^[1-9]\d{0,8}$/.test(ttl)) throw new UsageError('--ttl must be a positive whole number of seconds');
   const seconds = ttl === undefined ? config.jwt.tokenTtl : Number(ttl);
-  // The service refuses longer-lived tokens (README, "JWT and the poster API"), so never issue one.
+  // The service refuses longer-lived tokens (docs/posters-and-api.md, "The poster API"), so never issue one.
   if (seconds > config.jwt.tokenTtl) throw new UsageError(`--ttl must be at most JWT_TOKEN_TTL (${config.jwt.tokenTtl} seconds)`);
   out(await issueToken(keys(config).privateKey, username, seconds, Date.now()));
   return 0;

@@ -21,7 +21,7 @@ import { FileRefused, readRegularFile } from '../util/regular-file.js';
 import { writePoster } from '../poster/index.js';
 import { validatePosterSpec } from '../render/index.js';
 
-/** The largest --spec file read: the poster API's request body limit (README, "Limits"). */
+/** The largest --spec file read: the poster API's request body limit (docs/http.md, "Limits"). */
 export const SPEC_MAX_BYTES = 64 * 1024;
 /** How deep a --spec's arrays and objects may nest: a valid spec needs three levels (a shape in `shapes`). */
 export const SPEC_MAX_DEPTH = 32;

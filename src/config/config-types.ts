@@ -24,7 +24,7 @@ export interface Secrets {
   readonly TLS_KEY_PASSPHRASE: string;
 }
 
-/** TLS_CERT and TLS_KEY set: the listener serves HTTPS (README, "HTTPS without a proxy"). */
+/** TLS_CERT and TLS_KEY set: the listener serves HTTPS (docs/deployment.md, "HTTPS without a proxy"). */
 export interface TlsSettings {
   /** The certificate, its chain after it (PEM). */
   readonly certPath: string;

@@ -31,7 +31,7 @@ export { type AppEnv, MAX_SECRET_LENGTH, MIN_SECRET_LENGTH, type Namespace, pars
 export const DEFAULT_NOT_FOUND_CACHE_CONTROL = 'immutable, max-age=31536000, public';
 export const DEFAULT_LOG_MAX_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_POSTER_MAX_BYTES = 1024 * 1024 * 1024;
-/** Profiles kept in memory at most, whatever PROFILER_MAX says (README, "Dev profiler"). */
+/** Profiles kept in memory at most, whatever PROFILER_MAX says (docs/http.md, "Limits"). */
 export const PROFILER_MAX_LIMIT = 1000;
 /** Worker processes at most, `WORKERS=auto` on a larger machine included. */
 export const MAX_WORKERS = 256;

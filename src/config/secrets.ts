@@ -1,6 +1,6 @@
 /**
  * Keeping configured secret values out of what operators read: log files, stderr and the dev
- * profiler's pages (README, "Settings"). Answers echo what the client sent as it sent it, so no answer tells
+ * profiler's pages (docs/http.md, "Routing and errors"). Answers echo what the client sent as it sent it, so no answer tells
  * a client whether its text held a secret.
  *
  * A client may send a secret raw, percent-encoded (RFC 3986 2.1, either case of hex digit, any

@@ -33,7 +33,7 @@ export type Parser<T> = (setting: string, text: string, facts: ParseFacts<T>) =>
 
 /**
  * A credential shorter than this could not be masked (masking words that short would garble
- * ordinary text), so it would reach log lines as sent: refused when set (README, "Settings").
+ * ordinary text), so it would reach log lines as sent: refused when set (docs/settings.md, "Every setting").
  */
 export const MIN_SECRET_LENGTH = 4;
 /** Every text written out is scanned for each credential: a bound on what one scan costs. */
@@ -109,7 +109,7 @@ export function parseWorkers(setting: string, text: string, facts: ParseFacts<nu
 }
 
 /**
- * A credential: each optional (README, "Settings": a feature that needs one says so when it runs,
+ * A credential: each optional (docs/settings.md, "Every setting": a feature that needs one says so when it runs,
  * as the JWT keys do for JWT_PASSPHRASE), each checked when set. Problems never echo the value.
  */
 export function parseSecret(setting: string, text: string): string {

@@ -5,7 +5,7 @@
 
 export type HostMatcher = (hostname: string) => boolean;
 
-/** `[a-z0-9.-]` names or a bracketed IPv6 address, then an optional port (README, "Routing and errors"). */
+/** `[a-z0-9.-]` names or a bracketed IPv6 address, then an optional port (docs/http.md, "Routing and errors"). */
 const VALID_HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 /** Whether a Host header value (already lower-cased) is syntactically a host. */

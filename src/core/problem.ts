@@ -16,8 +16,8 @@ interface CatalogueEntry {
   readonly class: string;
   /**
    * Its own type name under the problem base URL, that a client can branch on (RFC 9457
-   * 3.1.1, listed in the README); undefined keeps the observed rule, the failing path's parent
-   * segment (README, "Routing and errors").
+   * 3.1.1; docs/posters-and-api.md, "Problem types"); undefined keeps the observed rule, the
+   * failing path's parent segment (docs/http.md, "Routing and errors").
    */
   readonly type: string | undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * Requests Node's parser refuses (README, "Routing and errors" and "Limits"): answered as Node would (a minimal response, then
+ * Requests Node's parser refuses (docs/http.md, "Routing and errors" and "Limits"): answered as Node would (a minimal response, then
  * the connection closes) and logged as `request.ERROR: Bad request from <ip>: <reason>`, at most
  * one line a second per reason. The reason is the parser's error code and its own short text,
  * never bytes from the request.

@@ -1,5 +1,5 @@
 /**
- * CONNECT requests (README, "Limits"): Node hands them to a 'connect' listener with the bare socket and
+ * CONNECT requests (docs/http.md, "Limits"): Node hands them to a 'connect' listener with the bare socket and
  * closes the connection silently when there is none. The service opens no tunnels, so CONNECT is
  * answered through the app like any other method (405 on `/`, 404 elsewhere, 400 for an
  * authority-form target), logged like any other, and the connection is closed after the answer.

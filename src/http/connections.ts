@@ -1,5 +1,5 @@
 /**
- * Bounds on connections (README, "Limits"): how many, how long a client may take to send a request head,
+ * Bounds on connections (docs/http.md, "Limits"): how many, how long a client may take to send a request head,
  * how long an idle keep-alive connection stays open.
  */
 import type { Server, ServerOptions } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * When an answer must close its connection (README, "Run it" and "Limits"):
+ * When an answer must close its connection (docs/http.md, "Limits"):
  * - an answer given before the body was needed (401, 404, 413, ...) while more than
  *   UNREAD_BODY_LIMIT of that body has not arrived yet: Node would read and discard all of it to
  *   keep the connection, so a client could make us read gigabytes for nothing;

@@ -1,5 +1,5 @@
 /**
- * The graceful stop (README, "Run it"): the listener closed, every connection let finish the
+ * The graceful stop (docs/http.md, "Limits"): the listener closed, every connection let finish the
  * answers it has under way, then closed without a reset, and whatever is left after
  * STOP_GRACE_MS cut.
  */

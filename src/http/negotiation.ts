@@ -1,6 +1,6 @@
 /**
  * Content negotiation between the two representations the service has for documents and
- * problems: HTML for browsers and JSON for API clients (README, "Routing and errors").
+ * problems: HTML for browsers and JSON for API clients (docs/http.md, "Routing and errors").
  */
 import type { Representation } from '../core/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * A bound on what one connection may have dispatched but not yet answered (README, "Limits").
+ * A bound on what one connection may have dispatched but not yet answered (docs/http.md, "Limits").
  *
  * Node parses every pipelined request it has received and calls the listener for each, however
  * many answers are still unsent: one connection that sends thousands of requests and never reads

@@ -1,5 +1,5 @@
 /**
- * REDIRECT_PORT (README, "HTTPS without a proxy"): a plain-HTTP listener that answers every
+ * REDIRECT_PORT (docs/deployment.md, "HTTPS without a proxy"): a plain-HTTP listener that answers every
  * request with 308 to the same target on `https://`, and serves nothing else, as the shipped
  * nginx site's port-80 server does. 308 keeps the method and body (RFC 9110 15.4.9): a POST
  * sent to http:// is sent again, as a POST, to https://.
@@ -22,7 +22,7 @@ export interface RedirectTarget {
   readonly trustedHosts: HostMatcher | undefined;
 }
 
-/** Hosts longer than this are refused, as the service refuses them (README, "Limits"). */
+/** Hosts longer than this are refused, as the service refuses them (docs/http.md, "Limits"). */
 const MAX_HOST_LENGTH = 255;
 
 /**

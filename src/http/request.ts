@@ -198,7 +198,7 @@ function initialAttributes(originalMethod: string): RequestContext['attributes']
   return {
     'rest.tunneling.header': TUNNELING_HEADER,
     'rest.tunneling.original_method': originalMethod,
-    // Known only once a route matched (README, "Routing and errors"): unmatched requests are never in the zone.
+    // Known only once a route matched (docs/http.md, "Routing and errors"): unmatched requests are never in the zone.
     'rest.service.zone': false,
   };
 }

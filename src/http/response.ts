@@ -38,7 +38,7 @@ export function addToEveryAnswer<C extends { readonly prototype: object }>(Respo
 }
 
 /**
- * Frames a response for the method on the wire (README, "Limits"); called once per request, before
+ * Frames a response for the method on the wire (docs/http.md, "Routing and errors"); called once per request, before
  * anything is written. Routing follows the tunnelled method, but a client that sent POST reads
  * a body of Content-Length bytes after the head, so a tunnelled HEAD is answered with the HEAD's
  * headers, `Content-Length: 0` and no body. A HEAD on the wire is Node's to frame: it keeps

@@ -1,5 +1,5 @@
 /**
- * The service's listener with TLS (README, "HTTPS without a proxy"): `node:https` serves
+ * The service's listener with TLS (docs/deployment.md, "HTTPS without a proxy"): `node:https` serves
  * HTTP/1.1 exactly as the plain listener does (same parser, timeouts, pipelining bound, closing
  * rules), and a connection whose client chose `h2` by ALPN is handed to a `node:http2` server
  * that never listens itself. Both call the same app.
@@ -18,7 +18,7 @@ import type { SecureContextOptions, TLSSocket } from 'node:tls';
 const ENHANCE_YOUR_CALM = http2Constants.NGHTTP2_ENHANCE_YOUR_CALM;
 
 /**
- * What each HTTP/2 connection may hold, and how fast it may spend it (SECURITY.md, "Bounds"):
+ * What each HTTP/2 connection may hold, and how fast it may spend it (SECURITY.md, "What a client cannot do"):
  * the counterparts of the HTTP/1.1 connection's pipelining and header bounds.
  */
 export const H2_BOUNDS = Object.freeze({

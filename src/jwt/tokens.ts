@@ -68,7 +68,7 @@ export class InvalidToken extends Error {
   }
 }
 
-/** JWT_TOKEN_TTL's default (README, "JWT and the poster API"), for library callers that do not pass one. */
+/** JWT_TOKEN_TTL's default (docs/settings.md, "Every setting"), for library callers that do not pass one. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 
 /** The time rules of verification, in seconds. */

@@ -5,7 +5,7 @@
  * A sink that writes request ids ends a line logged for a request with its id, as Monolog's
  * LineFormatter writes a record's context after the message:
  * `2026-11-22 03:00:00 request.ERROR: No route found for "GET /x" {"request_id":"4f1c…"}`.
- * What precedes it is the observed line, unchanged (README, "Logs").
+ * What precedes it is the observed line, unchanged (docs/logs.md, "Logs").
  */
 import { formatOncePerSecond } from '../util/once-per-second.js';
 import { ZonedTime, zonedTimeOf } from './zoned-time.js';

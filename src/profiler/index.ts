@@ -27,7 +27,7 @@ interface RequestRecordings {
 export function createProfiler(config: Config, clock: () => number): Profiler {
   const profiles = new ProfileStore(config.profilerMax);
   // With several workers (WORKERS > 1), finished profiles go to the cluster primary, which any
-  // worker asks for tokens it does not hold itself (README, "Several processes": the profiler stays whole).
+  // worker asks for tokens it does not hold itself (docs/deployment.md, "Several processes": the profiler stays whole).
   const primary = linkToPrimary();
   const sourceLink = sourceLinkFor(config.projectDir);
   return new RequestProfiler({

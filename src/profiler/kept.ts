@@ -1,6 +1,6 @@
 /**
- * What a profile keeps of a request: every string masked (README, "Settings"), each text cut at
- * MAX_KEPT_TEXT, and the whole profile bounded by MAX_PROFILE_BYTES (README, "Limits"); whatever is
+ * What a profile keeps of a request: every string masked (docs/http.md, "Dev profiler"), each text cut at
+ * MAX_KEPT_TEXT, and the whole profile bounded by MAX_PROFILE_BYTES (docs/http.md, "Limits"); whatever is
  * cut leaves a marker where it was. A profile's size is what `text-cost.ts` measures, the larger
  * of its JSON and its memory, with ENTRY_BYTES for each thing kept; the parts below add up to
  * MAX_PROFILE_BYTES.

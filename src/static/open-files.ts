@@ -1,5 +1,5 @@
 /**
- * A bound on the files open for static answers at once (README, "Limits"), shared fairly.
+ * A bound on the files open for static answers at once (docs/http.md, "Limits"), shared fairly.
  * Without a bound, enough clients asking for files they read slowly would make the process open
  * descriptors until the system refuses (EMFILE), and every request after that, static or not,
  * would fail. With one bound alone, a few clients that pipeline large files and read nothing

@@ -36,7 +36,7 @@ export interface SendPlan {
 
 /**
  * A failed precondition (412) or an unsatisfiable range (416, with the size for its
- * Content-Range): the caller answers with a problem, like every other error (README, "Routing and errors").
+ * Content-Range): the caller answers with a problem, like every other error (docs/http.md, "Static files").
  */
 export type FailurePlan = { readonly status: 412 } | { readonly status: 416; readonly size: number };
 

@@ -1,7 +1,7 @@
 /**
  * The problems of static files: a failed precondition (412), an unsatisfiable range (416), and
  * no file slot free in time (503).
- * The app renders them like every other problem (README, "Routing and errors").
+ * The app renders them like every other problem (docs/http.md, "Static files").
  */
 import { Problem } from '../core/index.js';
 import { decodeUtf8 } from '../http/index.js';
@@ -37,7 +37,7 @@ export class RangeNotSatisfiable extends Problem {
 }
 
 /**
- * No slot for an open file came free within the wait (README, "Limits"): the service is busy,
+ * No slot for an open file came free within the wait (docs/http.md, "Limits"): the service is busy,
  * not broken, so the request's line is a WARNING, and the client is told when to retry.
  */
 export class StaticFilesBusy extends Problem {

@@ -10,7 +10,7 @@
  * A file that gets shorter while it is sent destroys the connection: the promised
  * Content-Length cannot be kept, and the next response must never land inside this body.
  * At most MAX_OPEN_STATIC_FILES files are open at once, a client address's share of them and one
- * per connection (README, "Limits"): a file is opened only when its answer is next on its
+ * per connection (docs/http.md, "Limits"): a file is opened only when its answer is next on its
  * connection, and a request that gets no slot within SLOT_WAIT_MS is answered 503 (`open-files.ts`).
  */
 import { close, constants, createReadStream, fstat, open, read, realpath, type BigIntStats } from 'node:fs';

@@ -2,7 +2,8 @@
  * Node's HTTP module, loaded with `require`. An ESM `import` of `node:http` reads every export to
  * build the module namespace, and on Node 22 and 24 three of them (`WebSocket`, `MessageEvent`,
  * `CloseEvent`) load Node's bundled fetch client: a fifth of the service's cold start and memory
- * it never uses (nodejs/node#57649; the figures are in bench/RESULTS.md, "start and memory").
+ * it never uses (nodejs/node#57649; the figures are in
+ * bench/RESULTS.md, "Service against its peers: start only").
  * The classes are exported as values and as types, as `node:http` exports them.
  */
 import type * as Http from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * What the problem boundary hands to operators (the observer, stderr) when a client sent a
- * secret: masked there, echoed as sent in the answer (README, "Settings").
+ * secret: masked there, echoed as sent in the answer (docs/http.md, "Routing and errors").
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

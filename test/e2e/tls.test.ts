@@ -1,5 +1,5 @@
 /**
- * HTTPS from the process (README, "HTTPS without a proxy"), seen by real outside clients: curl
+ * HTTPS from the process (docs/deployment.md, "HTTPS without a proxy"), seen by real outside clients: curl
  * over h2 and HTTP/1.1, openssl's s_client for the handshake's rules, the certificate renewed
  * under held connections, REDIRECT_PORT's 308 followed by curl, and h2load's 20,000 requests
  * each in the access log. The certificates are the test's own (./tls-helpers.ts). Needs curl,

@@ -1,7 +1,7 @@
 /**
  * The invariants every exchange must keep: no unprovoked 5xx, no hang, framing a pipelined
  * next request can rely on, well-formed problem documents, and no secret sent back that the
- * client did not send itself (an echo of its own text is no leak; README, "Settings").
+ * client did not send itself: an echo of its own text is no leak (docs/http.md, "Routing and errors").
  */
 import type { Exchange } from './client.js';
 import type { RequestModel } from './request-model.js';
@@ -38,7 +38,7 @@ const HTML_TYPE = 'text/html; charset=UTF-8';
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance'] as const;
 /**
  * Node's own minimal answers to bytes its parser refuses, and to an HTTP/1.1 request without
- * Host (no body, Connection: close): accepted, as README's "Routing and errors" allows.
+ * Host (no body, Connection: close): accepted, as (docs/http.md, "Routing and errors") allows.
  */
 const PARSER_STATUSES = new Set([400, 408, 413, 431]);
 

@@ -1,5 +1,5 @@
 /**
- * Deep pipelines (README, "Limits"): seeded runs of thousands of requests on one connection, from a client
+ * Deep pipelines (docs/http.md, "Limits"): seeded runs of thousands of requests on one connection, from a client
  * that reads nothing for a while or reads slowly, against the real program. While the client is
  * not reading, the program's cost is measured from outside (/proc: resident memory, open
  * descriptors) and another client's GET / is timed; then the answers of the requests the
@@ -50,14 +50,14 @@ const READ_DEADLINE_MS = 60_000;
 /** Pipelining connections at once in the fairness case, each silent or reading a trickle. */
 const FAIRNESS_CONNECTIONS = 100;
 /**
- * Another client's GET / meanwhile: none slower than this. README's goal is half a second; what
+ * Another client's GET / meanwhile: none slower than this. The goal is half a second; what
  * stands in the way is Node's own work per request it parses (the note in bench/RESULTS.md,
  * "Pipelining floods"), so this holds what the service does today on a shared machine.
  */
 const FAIRNESS_SLOWEST_PROBE_MS = 3_000;
 /** How long the probe client times its GET / while they are open. */
 const FAIRNESS_PROBING_MS = 3_000;
-/** What the whole program may grow by while they are open (README, "Limits"). */
+/** What the whole program may grow by while they are open (bench/RESULTS.md, "Pipelining floods"). */
 const FAIRNESS_MAX_GROWTH = 350 * MiB;
 /** Requests of a connection answered when it pipelines past the bound: 16 running and 32 waiting. */
 const ADMITTED = 48;

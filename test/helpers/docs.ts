@@ -146,3 +146,35 @@ export const UNRUN_BLOCKS: readonly (ShellBlock & { why: string })[] = [
     why: 'it listens on ports 443 and 80 with a certificate under /etc; test/tls-signals.test.ts and test/e2e/tls.test.ts start the program with TLS_CERT and TLS_KEY on free ports',
   },
 ];
+
+/** A comment's citation of a document's section: `(docs/http.md, "Limits")`, one or more headings. */
+export interface Citation {
+  /** The document as written: `docs/http.md`, `README`. */
+  document: string;
+  headings: string[];
+  /** The line the citation starts on, 1-based. */
+  line: number;
+}
+
+/** Between the parts of a citation: spaces, or a line break and the next line's comment leader. */
+const GAP = String.raw`\s+(?:(?:\*|//|#)\s+)?`;
+const QUOTED = String.raw`"[^"\n]+"`;
+/**
+ * A document, `'s` or `,`, then quoted headings joined by `,`, `and` or `or`: the form the code
+ * writes, `(docs/http.md, "Routing and errors" and "Limits")`, and the older `README's "Run it"`.
+ */
+const CITATION = new RegExp(String.raw`(?<![\w./-])((?:[\w-]+/)*[\w.-]+\.md|README)(?:'s|,)?${GAP}(${QUOTED}(?:,?${GAP}(?:and|or)${GAP}${QUOTED}|,${GAP}${QUOTED})*)`, 'g');
+
+/** The citations of document sections in a file's text, with the line each starts on. */
+export function citationsIn(text: string): Citation[] {
+  return [...text.matchAll(CITATION)].map((m) => ({
+    document: m[1]!,
+    headings: [...m[2]!.matchAll(/"([^"\n]+)"/g)].map((h) => h[1]!),
+    line: text.slice(0, m.index).split('\n').length,
+  }));
+}
+
+/** The path from the project root of a cited document: `README` is README.md. */
+export function citedPath(document: string): string {
+  return document === 'README' ? README : document;
+}

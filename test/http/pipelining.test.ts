@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { boundPipelining, MAX_IN_FLIGHT_PER_CONNECTION, MAX_WAITING_PER_CONNECTION, type PipelineBounds } from '../../src/http/pipelining.js';
 
-/** README, "Limits": 16 requests of one connection being answered at once, 32 more waiting. */
+/** docs/http.md, "Limits": 16 requests of one connection being answered at once, 32 more waiting. */
 const BOUND = 16;
 const WAITING = 32;
 
@@ -109,7 +109,7 @@ function gated(bounds?: Partial<PipelineBounds>) {
 }
 
 describe('boundPipelining', () => {
-  it('bounds a connection at 16 requests by default, 32 more waiting, as README "Limits" says', () => {
+  it('bounds a connection at 16 requests by default, 32 more waiting, as docs/http.md, "Limits" says', () => {
     assert.equal(MAX_IN_FLIGHT_PER_CONNECTION, BOUND);
     assert.equal(MAX_WAITING_PER_CONNECTION, WAITING);
   });

@@ -1,5 +1,5 @@
 /**
- * REDIRECT_PORT (README, "HTTPS without a proxy"): plain HTTP answered with 308 to the same
+ * REDIRECT_PORT (docs/deployment.md, "HTTPS without a proxy"): plain HTTP answered with 308 to the same
  * target on https://, and nothing else served.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * Odd and hostile requests, over raw sockets: absolute-form targets, Host counts, transfer
- * codings, UTF-8 text, secrets, the TRUSTED_HOSTS and profiler bounds (README, "Routing and errors" and "Dev profiler" and "Limits").
+ * codings, UTF-8 text, secrets, the TRUSTED_HOSTS and profiler bounds (docs/http.md, "Routing and errors" and "Dev profiler" and "Limits").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * What one request decides never leaks into another's answer: two services in one process judge
  * Host each by its own TRUSTED_HOSTS, and one Host reached over http then https links each
- * request by its own scheme (README, "Routing and errors"). A memo kept across requests must key on all of these.
+ * request by its own scheme (docs/http.md, "Routing and errors"). A memo kept across requests must key on all of these.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * HTTPS from the process (README, "HTTPS without a proxy"): the same answers over HTTP/1.1 and
+ * HTTPS from the process (docs/deployment.md, "HTTPS without a proxy"): the same answers over HTTP/1.1 and
  * h2, Strict-Transport-Security, https links, HTTP2=0, the redirect listener, the certificate
  * read again on request, and a stop that closes h2 connections.
  */

@@ -1,5 +1,5 @@
 /**
- * What one pipelining connection may cost (README, "Limits"), measured from outside the program as an
+ * What one pipelining connection may cost (docs/http.md, "Limits"), measured from outside the program as an
  * operator sees it (/proc: resident memory, open descriptors), and what other clients see
  * meanwhile; the process-wide bound on files open for static answers, under a descriptor limit.
  */
@@ -17,7 +17,7 @@ import { serviceTarget } from '../helpers/target.js';
 import { samplePeak, timeGetRoot, usageOf } from '../helpers/process-usage.js';
 
 const MiB = 1024 * 1024;
-/** The bound on one connection that pipelines without reading (README, "Limits"). */
+/** The bound on one connection that pipelines without reading (docs/http.md, "Limits"). */
 const MAX_CONNECTION_BYTES = 16 * MiB;
 const MAX_CONNECTION_FDS = 64;
 /** The goal for another client's GET / meanwhile (the median: this machine is shared). */

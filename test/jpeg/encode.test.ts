@@ -90,6 +90,18 @@ describe('encode', () => {
     assert.deepEqual(first, kept, 'an earlier result is not reused as a buffer');
   });
 
+  it('a released JpegEncoder still encodes, with the same bytes, and leaves its results whole', () => {
+    const encoder = new JpegEncoder();
+    const image = makeImage('detailed', 300, 200, 3);
+    const before = encoder.encode(image);
+    encoder.release();
+    assert.equal(before.length, encodeJpeg(image).length, 'a result handed out before the release keeps its bytes');
+    assert.deepEqual(encoder.encode(image), encodeJpeg(image), 'encodes afresh after the release');
+    encoder.release();
+    encoder.release();
+    assert.deepEqual(encoder.encode(image), before, 'a second release in a row is harmless');
+  });
+
   it('does not modify the input pixels', () => {
     const image = makeImage('poster', 21, 13, 4);
     const before = image.data.slice();

@@ -40,4 +40,16 @@ describe('loadFont', () => {
     assert.notEqual(await fonts.load('regular'), await fonts.load('bold'), 'faces differ');
     assert.notEqual(await new FontLoader().load('regular'), await fonts.load('regular'), 'another loader parses its own');
   });
+
+  it('frees the files it read on release, and reads them again for a later load', async () => {
+    const fonts = new FontLoader();
+    const before = await fonts.load('regular');
+    const advance = before.advanceWidth(before.glyphIndex(0x48));
+    fonts.release();
+    assert.throws(() => before.outline(before.glyphIndex(0x48)), TypeError, 'the released face has no bytes left to read');
+    const after = await fonts.load('regular');
+    assert.notEqual(after, before, 'parsed afresh');
+    assert.equal(after.advanceWidth(after.glyphIndex(0x48)), advance, 'and whole');
+    assert.ok(after.outline(after.glyphIndex(0x48)).length > 0, 'its glyphs draw');
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Black-box: what the profiler's pages show of a request that carries a configured secret in a
- * member nested inside a problem document (README, "Settings": masked wherever operators read it).
+ * member nested inside a problem document (docs/http.md, "Dev profiler": masked wherever operators read it).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +33,7 @@ describe('the profiler and a secret nested in a problem member', () => {
   it('shows ****** for a secret in a 422\'s errors[].pointer, on the panel and the exception page, never the secret', async () => {
     const res = await send(dev.url, 'POST', '/api/posters', { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, JSON.stringify({ title: 'x', [SECRET]: 1 }));
     assert.equal(res.status, 422, res.body);
-    // The client is answered with what it sent (README, "Settings"): the oracle would be the mask.
+    // The client is answered with what it sent (docs/http.md, "Routing and errors"): the oracle would be the mask.
     assert.ok(res.body.includes(`"pointer":"/${SECRET}"`), res.body);
     const token = String(res.headers['x-debug-token']);
     for (const target of [`/_profiler/${token}?panel=exception`, `/_profiler/${token}/exception`]) {

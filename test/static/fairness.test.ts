@@ -1,5 +1,5 @@
 /**
- * The slots for open static files shared fairly (README, "Limits"), measured on the real
+ * The slots for open static files shared fairly (docs/http.md, "Limits"), measured on the real
  * program over raw sockets: connections that pipeline large files and read nothing, or read a
  * trickle, hold one slot each, a client address at most 32; a request that gets no slot within
  * 2 s is answered 503 with Retry-After, never left to hang.

@@ -6,7 +6,7 @@ import { MAX_OPEN_FILES_PER_CLIENT, MAX_OPEN_STATIC_FILES, OpenFileSlots, SLOT_W
 const LONG_WAIT = 60_000;
 
 describe('OpenFileSlots', () => {
-  it('holds the bounds README "Limits" names: 256 files, 32 a client address, 2 s of waiting', () => {
+  it('holds the bounds docs/http.md, "Limits" names: 256 files, 32 a client address, 2 s of waiting', () => {
     assert.deepEqual([MAX_OPEN_STATIC_FILES, MAX_OPEN_FILES_PER_CLIENT, SLOT_WAIT_MS], [256, 32, 2_000]);
   });
 

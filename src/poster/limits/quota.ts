@@ -1,5 +1,5 @@
 /**
- * POSTER_MAX_BYTES: the bytes `<PUBLIC_DIR>/posters/` may hold (README, "Posters").
+ * POSTER_MAX_BYTES: the bytes `<PUBLIC_DIR>/posters/` may hold (docs/posters-and-api.md, "Rate limit and storage").
  *
  * The total is found by one walk of the directory, then kept current from an append-only ledger
  * in that directory (`.usage`, a dotfile, so never served): every process that writes a poster

@@ -1,5 +1,5 @@
 /**
- * POSTER_RATE_LIMIT: poster requests a token subject may make per minute (README, "Posters"), counted in
+ * POSTER_RATE_LIMIT: poster requests a token subject may make per minute (docs/posters-and-api.md, "Rate limit and storage"), counted in
  * files under `<VAR_DIR>/poster-rate/`, so the count holds across restarts and is shared by every
  * process (cluster workers, other instances) that shares VAR_DIR.
  *

@@ -73,4 +73,12 @@ export class JpegEncoder {
   encode(image: JpegImage, options: JpegOptions = {}): Uint8Array {
     return encodeFrame(validate(image, options), STORE_LIMIT_PIXELS, this.#spares);
   }
+
+  /**
+   * Frees the kept buffers now rather than at the next full garbage collection (see
+   * SpareBuffers.release), for an encoder that was made for one image. It can still encode.
+   */
+  release(): void {
+    this.#spares.release();
+  }
 }

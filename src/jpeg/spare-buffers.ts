@@ -5,6 +5,7 @@
  * (see keepWorkingObjects); encoding is synchronous, so nothing else ever shares it. A one-off
  * encode has none and allocates afresh.
  */
+import { freeNow } from '../util/free-now.js';
 
 /** Largest output buffer kept between encodes: 16 MiB. */
 export const MAX_SPARE_BYTES = 1 << 24;
@@ -51,5 +52,17 @@ export class SpareBuffers {
    */
   keepWorkingObjects(objects: readonly object[]): void {
     this.#workingObjects = objects;
+  }
+
+  /**
+   * Frees the kept buffers now (see freeNow) and drops the working objects, for an encoder made
+   * for one image; a later encode allocates afresh.
+   */
+  release(): void {
+    freeNow(this.#bytes);
+    freeNow(this.#records);
+    this.#bytes = new Uint8Array(0);
+    this.#records = new Int32Array(0);
+    this.#workingObjects = [];
   }
 }

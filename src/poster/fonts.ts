@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PosterFonts, Font } from '../render/index.js';
+import { freeNow } from '../util/free-now.js';
 
 /** The faces a poster uses. */
 export type FontFace = 'regular' | 'bold';
@@ -24,12 +25,17 @@ const FILES: Readonly<Record<FontFace, string>> = {
  */
 export class FontLoader {
   readonly #loaded = new Map<FontFace, Promise<Font>>();
+  /** The files' bytes, which the parsed faces read their glyphs from. */
+  readonly #files: Uint8Array[] = [];
 
   /** The parsed face, loaded on first call and shared afterwards. */
   load(face: FontFace): Promise<Font> {
     let font = this.#loaded.get(face);
     if (font === undefined) {
-      font = readFile(fontPath(face)).then((bytes) => new Font(bytes));
+      font = readFile(fontPath(face)).then((bytes) => {
+        this.#files.push(bytes);
+        return new Font(bytes);
+      });
       // A failed load is not kept, so a later call can succeed.
       font.catch(() => this.#loaded.delete(face));
       this.#loaded.set(face, font);
@@ -41,6 +47,16 @@ export class FontLoader {
   async posterFonts(): Promise<PosterFonts> {
     const [regular, bold] = await Promise.all([this.load('regular'), this.load('bold')]);
     return { regular, bold };
+  }
+
+  /**
+   * Frees the files' bytes now (see freeNow), for a loader made for one poster: the faces it
+   * gave out can no longer draw. A later load reads the files again.
+   */
+  release(): void {
+    for (const bytes of this.#files) freeNow(bytes);
+    this.#files.length = 0;
+    this.#loaded.clear();
   }
 }
 

@@ -4,8 +4,8 @@
  *
  * Two ways to render, the same bytes:
  * - `renderPoster(spec)` for one poster now and then: it keeps nothing. Its canvas (8 MiB of
- *   pixels) is freed before its promise settles; the rest it used (the faces, the encoder's
- *   buffers) is garbage from then on.
+ *   pixels), the encoder's buffers and the faces' bytes are freed before its promise settles,
+ *   not left for a late full garbage collection.
  * - `createPosterRenderer()` for many posters in one process (a batch, a server of your own):
  *   it keeps the faces, the canvas, the encoder's buffers and a cache of drawn glyphs from one
  *   poster to the next, as the service's render workers do, so a run of posters costs one set of
@@ -63,7 +63,17 @@ export interface PosterRenderer {
  */
 export async function renderPoster(input: PosterSpecInput | PosterSpec, options: PosterRenderOptions = {}): Promise<Uint8Array> {
   const spec = checkPosterSpec(input);
-  return renderPosterJpeg(spec, await loadPosterFonts(), options.subsampling);
+  return renderOnce(spec, options.subsampling);
+}
+
+/** One poster with faces read for it alone and freed, with its canvas and buffers, before it returns. */
+async function renderOnce(spec: PosterSpec, subsampling?: Subsampling): Promise<Uint8Array> {
+  const fonts = new FontLoader();
+  try {
+    return renderPosterJpeg(spec, await fonts.posterFonts(), subsampling);
+  } finally {
+    fonts.release();
+  }
 }
 
 /**
@@ -99,6 +109,6 @@ export async function writePoster(input: PosterSpecInput | PosterSpec, publicDir
   const spec = checkPosterSpec(input);
   const dir = join(publicDir, 'posters');
   const name = posterFileNameOf(spec);
-  await writePosterFile(dir, name, renderPosterJpeg(spec, await loadPosterFonts()));
+  await writePosterFile(dir, name, await renderOnce(spec));
   return join(dir, name);
 }

@@ -73,8 +73,8 @@ export function renderPosterTimed(
 
 /**
  * Renders a poster (1125 × 2436 baseline JPEG). Deterministic: the same spec, faces and renderer
- * version give the same bytes. One poster, whose canvas is freed before this returns (see
- * Canvas.release); a run of them goes through a PosterRenderer.
+ * version give the same bytes. One poster, whose canvas and encoder buffers are freed before this
+ * returns (see PosterRenderer.release); a run of them goes through a PosterRenderer.
  */
 export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts, subsampling: Subsampling = POSTER_SUBSAMPLING): Uint8Array {
   const renderer = new PosterRenderer(subsampling);
@@ -124,12 +124,13 @@ export class PosterRenderer {
   }
 
   /**
-   * Frees the kept canvas now (see Canvas.release), for a renderer made for one poster; a later
-   * render makes a new one.
+   * Frees the kept canvas and the encoder's kept buffers now (see Canvas.release and
+   * JpegEncoder.release), for a renderer made for one poster; a later render makes new ones.
    */
   release(): void {
     this.#canvas?.release();
     this.#canvas = undefined;
+    this.#encoder.release();
   }
 
   #reusedCanvas(): Canvas {

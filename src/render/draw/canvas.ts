@@ -5,6 +5,7 @@
  */
 import type { Rgb } from './color.js';
 import type { CoverageMask } from './rasterize.js';
+import { freeNow } from '../../util/free-now.js';
 import { wordView } from './words.js';
 
 export class Canvas {
@@ -34,11 +35,10 @@ export class Canvas {
    * Frees the pixels now instead of at the next full garbage collection, which comes late for
    * memory outside V8's heap: a run of one-off renders left ~4 dead canvases of 8 MiB behind
    * (peak RSS 149 MiB over 14 renderPoster calls of the typical poster, 105 MiB when each is freed). `data`
-   * is detached (zero length) and the canvas is unusable after. Where the runtime lacks ES2024's
-   * `ArrayBuffer.prototype.transfer` (Node 20), the pixels wait for the collector as before.
+   * is detached (zero length) and the canvas is unusable after.
    */
   release(): void {
-    (this.data.buffer as Partial<BufferTransfer>).transfer?.(0);
+    freeNow(this.data);
   }
 
   /** The pixel at (x, y) as [r, g, b]. */
@@ -177,11 +177,6 @@ export class Canvas {
       }
     }
   }
-}
-
-/** ES2024's `ArrayBuffer.prototype.transfer`, past the ES2023 library the build types against. */
-interface BufferTransfer {
-  transfer(newByteLength: number): ArrayBuffer;
 }
 
 /**

@@ -116,6 +116,7 @@ describe('names in README and docs/', () => {
       'REMOTE_ADDR', // a value of TRUSTED_PROXIES
       'NODE_COMPILE_CACHE', 'NODE_EXTRA_CA_CERTS', // Node's own environment variables
       'POSTER_WIDTH', 'POSTER_HEIGHT', 'RENDERER_VERSION', // constants of the library
+      'PROBLEM_SERVICE_TLS_DIR', 'PROBLEM_SERVICE_GROUP', // the certbot hook's, for its test
       'SERVICE_TARGET', 'FUZZ_SEED', 'FUZZ_CASE', 'FUZZ_MODE', 'FUZZ_SECONDS', 'FUZZ_REQUESTS', 'FUZZ_PIPELINES', // the test tiers'
     ]);
     const settings = readSettingNames();

@@ -36,8 +36,9 @@ export const RENDERER_VERSION = '1';
  *   4:4:4        186 KB   42.7 dB       35.8 dB
  *
  * +7 dB on the coloured text for 1.28× the bytes; 4:2:0 at quality 90 still only reaches
- * 29.0 dB there, so more quality cannot buy it back. The price is encode time, about 1.6× of
- * 4:2:0's (three full-size components instead of one and two quarters): bench/RESULTS.md.
+ * 29.0 dB there, so more quality cannot buy it back. The price is encode time, about 1.4× of
+ * 4:2:0's (three full-size components instead of one and two quarters; 50 against 35 ms on the
+ * typical poster): bench/RESULTS.md, "Posters against the canvases".
  */
 export const POSTER_SUBSAMPLING: Subsampling = '4:4:4';
 

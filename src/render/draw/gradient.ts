@@ -30,7 +30,8 @@ function buildBayer(): Uint8Array {
 
 /**
  * Where a gradient of `angle` degrees runs, CSS's convention (CSS Images 3, `linear-gradient()`):
- * the angle of the gradient line clockwise from "to top". The schema and README say this text.
+ * the angle of the gradient line clockwise from "to top". The schema and docs/posters-and-api.md
+ * ("Posters") say this text.
  */
 export const GRADIENT_ANGLE_CONVENTION = '0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left, as CSS linear-gradient()';
 

@@ -11,7 +11,7 @@
  * username over MAX_USERNAME_BYTES included: the service would refuse its token).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, loadConfig, readSettingNameWarnings, type Config } from '../config/index.js';
 import { runIfMain } from '../util/main-module.js';
 import { ensurePassphrase, InvalidToken, JwtKeyError, issueToken, loadKeyPair, loadPublicKey, MAX_USERNAME_BYTES, usernameRefusal, verifyToken, writeKeyPair } from '../jwt/index.js';
 import { errorCode } from '../util/errno.js';
@@ -43,6 +43,7 @@ export async function runJwtCli(
     const [command, argument, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const config = loadConfig(command === 'generate-keypair' ? withoutPosterApi(settings) : settings);
+    for (const line of readSettingNameWarnings({ dir: settings.dir ?? process.cwd(), env: settings.env ?? process.env })) err(line);
     switch (command) {
       case 'generate-keypair':
         return generate(config, values.overwrite === true, out);

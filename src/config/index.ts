@@ -8,7 +8,7 @@
 export { type Config, ConfigError, DEFAULT_LOG_MAX_BYTES, loadConfig, type Namespace, type Namespaces, parseConfig, SECRET_SETTINGS, type TlsSettings } from './config.js';
 export { DEFAULT_REDIS_PORT, describeEndpoint, MAX_REDIS_DB, parseRedisUrl, type RedisEndpoint } from './redis-url.js';
 export { createSecretMasker, mapEveryString, MASK } from './secrets.js';
-export { readSettingWarnings } from './setting-warnings.js';
+export { readSettingNameWarnings, readSettingWarnings } from './setting-warnings.js';
 export { type AddressRange, type TrustedProxies, parseAddress, parseRange, parseTrustedProxies, rangeContains } from './trusted-proxies.js';
 export { type HostMatcher, backtrackingRisk, parseTrustedHosts } from './trusted-hosts.js';
 export { type CorsOrigins, MAX_CORS_ORIGINS, parseCorsOrigins } from './cors-origins.js';

@@ -14,6 +14,16 @@ export function readSettingWarnings(config: Config, { dir, env }: { readonly dir
   return settingWarnings({ files: openEnvFiles(dir, env), env, config, settings: readSettingNames() });
 }
 
+/**
+ * The warnings about names alone (lines that set nothing, names that are no setting), for the
+ * commands that read a few settings of their own: `jwt token` with `JWT_TOKEN_TL=60` in .env
+ * would otherwise use the default lifetime without a word.
+ */
+export function readSettingNameWarnings({ dir, env }: { readonly dir: string; readonly env: Env }): string[] {
+  const settings = readSettingNames();
+  return [...openEnvFiles(dir, env).flatMap((file) => envFileWarnings(file, settings)), ...environmentWarnings(env, settings)];
+}
+
 /** What readSettingWarnings says, from what it read: `settings` are the names of every setting. */
 export function settingWarnings({ files, env, config, settings }: {
   readonly files: readonly EnvFile[];

@@ -94,6 +94,16 @@ describe('jwt token and jwt verify', () => {
     assert.equal(claims.exp - claims.iat, 42);
   });
 
+  it('warns on stderr of a name in .env that is no setting, and issues the token all the same', async () => {
+    const { run } = project('JWT_PASSPHRASE=cli-test-passphrase\nJWT_TOKEN_TL=42\n');
+    await run('generate-keypair');
+    const issued = await run('token', 'bo');
+    assert.equal(issued.code, 0);
+    assert.deepEqual(issued.err, ['warning: .env line 2: JWT_TOKEN_TL is not a setting, so it does nothing; did you mean JWT_TOKEN_TTL?']);
+    const claims = JSON.parse((await run('verify', issued.out[0]!)).out[0]!);
+    assert.equal(claims.exp - claims.iat, 3600, 'the default lifetime, as the warning says');
+  });
+
   it('refuses to issue a token that outlives JWT_TOKEN_TTL, exit 2', async () => {
     const { run } = project('JWT_PASSPHRASE=cli-test-passphrase\nJWT_TOKEN_TTL=60\n');
     await run('generate-keypair');

@@ -12,32 +12,12 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { STOP_GRACE_MS } from '../src/server.js';
+import { readUnitFile } from './helpers/systemd-unit.js';
 
 const UNIT_FILE = 'deploy/systemd/problem-service.service';
 
-/** `[Section]` -> key -> every value, in order (systemd keys may repeat); comments dropped. */
-function parseUnit(text: string): Map<string, Map<string, string[]>> {
-  const sections = new Map<string, Map<string, string[]>>();
-  let current: Map<string, string[]> | undefined;
-  for (const [index, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[(\w+)\]$/.exec(line);
-    if (header) {
-      current = new Map();
-      sections.set(header[1]!, current);
-      continue;
-    }
-    const eq = line.indexOf('=');
-    assert.ok(current && eq > 0, `${UNIT_FILE}:${index + 1}: not a key=value line inside a section: ${line}`);
-    const key = line.slice(0, eq).trim();
-    current.set(key, [...(current.get(key) ?? []), line.slice(eq + 1).trim()]);
-  }
-  return sections;
-}
-
-const unit = parseUnit(readFileSync(UNIT_FILE, 'utf8'));
-const service = unit.get('Service') ?? new Map<string, string[]>();
+const unit = readUnitFile(UNIT_FILE);
+const service = unit.get('Service') ?? new Map<string, readonly string[]>();
 
 /** The one value of a [Service] key; fails when it is missing or repeated. */
 function single(key: string): string {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Subsampling } from '../jpeg/index.js';
 import { posterFileNameOf, PosterRenderer as PixelRenderer, renderPosterJpeg, validatePosterSpec, type PosterSpec, type PosterSpecInput, type SpecError } from '../render/index.js';
 import { writePosterFile } from './files.js';
-import { FontLoader, loadPosterFonts } from './fonts.js';
+import { FontLoader } from './fonts.js';
 
 /** Thrown for a spec that does not validate, with every problem. */
 export class PosterSpecError extends TypeError {

@@ -2,10 +2,11 @@
  * Baseline sequential JPEG encoder (ITU-T T.81, JFIF 1.01 file format) in
  * plain TypeScript. The pipeline, one file per stage:
  *
- *   validate.ts   input checks
+ *   validate.ts   input checks (a whole image's size, or a band's and its drawRows)
  *   frame.ts      components, blocks and MCUs
  *   color.ts      RGB -> YCbCr and downsampling, row by row
- *   mcu-rows.ts   those rows for each MCU row, and the padding below the image
+ *   mcu-rows.ts   those rows for each MCU row (a banded image draws them into its
+ *                 band first), and the padding below the image
  *   dct.ts        accurate integer forward DCT
  *   quantize.ts   Annex K tables, quality scaling, exact rounding division
  *   scan.ts       MCU order, restart intervals, edge (dummy) blocks
@@ -18,7 +19,8 @@
  *
  * For the same pixels and settings the output from the first DQT marker to
  * EOI is byte-identical to libjpeg-turbo's `cjpeg -baseline` (accurate
- * integer DCT); the e2e tests check this.
+ * integer DCT); the e2e tests check this. A banded image (JpegBandedImage)
+ * gives the same bytes as the same pixels given whole.
  */
 import type { Subsampling } from './frame.js';
 import { encodeFrame, STORE_LIMIT_PIXELS } from './pipeline.js';
@@ -39,6 +41,31 @@ export interface JpegImage {
   channels: 1 | 3 | 4;
 }
 
+/**
+ * Pixels produced a band of rows at a time, so the whole image never exists at once: the
+ * encoder asks for each MCU row's source rows, top to bottom, just before it converts them.
+ */
+export interface JpegBandedImage {
+  /** Width in pixels, 1..65535. */
+  width: number;
+  /** Height in pixels, 1..65535. */
+  height: number;
+  /** 1 = grey (one component), 3 = RGB, 4 = RGBA (alpha ignored). */
+  channels: 1 | 3 | 4;
+  /**
+   * The band: `rows * width * channels` bytes for some whole number of rows ≥ min(height, 16).
+   * The encoder keeps this array from the start of the encode, so drawRows writes into it.
+   */
+  data: Uint8Array | Uint8ClampedArray;
+  /**
+   * Writes image rows [first, first + count) into `data`, row `first` at byte 0. Called with
+   * each MCU row's rows in order (8 rows, or 16 for 4:2:0; fewer for the last), count never
+   * more than the band's rows; an image modelled twice (over STORE_LIMIT_PIXELS) asks twice.
+   * What it throws comes out of the encode unchanged.
+   */
+  drawRows(first: number, count: number): void;
+}
+
 /** Encoder settings; every field is optional. */
 export interface JpegOptions {
   /** IJG quality 1..100 scaling the Annex K tables (50 = as printed). Default 85. */
@@ -54,10 +81,11 @@ export interface JpegOptions {
 }
 
 /**
- * Encodes an image as a baseline JFIF file. Throws TypeError or RangeError,
- * naming the field and its allowed values, for invalid input.
+ * Encodes an image, whole or banded (an object with a `drawRows` property), as a baseline
+ * JFIF file. Throws TypeError or RangeError, naming the field and its allowed values, for
+ * invalid input.
  */
-export function encodeJpeg(image: JpegImage, options: JpegOptions = {}): Uint8Array {
+export function encodeJpeg(image: JpegImage | JpegBandedImage, options: JpegOptions = {}): Uint8Array {
   return encodeFrame(validate(image, options));
 }
 
@@ -70,7 +98,7 @@ export class JpegEncoder {
   readonly #spares = new SpareBuffers();
 
   /** Encodes like `encodeJpeg`. */
-  encode(image: JpegImage, options: JpegOptions = {}): Uint8Array {
+  encode(image: JpegImage | JpegBandedImage, options: JpegOptions = {}): Uint8Array {
     return encodeFrame(validate(image, options), STORE_LIMIT_PIXELS, this.#spares);
   }
 

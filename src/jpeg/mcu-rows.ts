@@ -2,11 +2,24 @@
  * The colour stage's order: for each MCU row, the source rows it covers go
  * through color.ts's row conversions into every component's sample plane,
  * and rows below the image are padded.
+ *
+ * A whole image's rows are read where they lie in its data. A banded image
+ * (JpegBandedImage) is first asked to draw the MCU row's rows into its band,
+ * row `top` at byte 0, and they are read from there: the offsets handed to
+ * color.ts only lose `top` rows, so the row loops are the same for both.
  */
 import {
   convertRowH1V1, convertRowH2V1, convertRowsH2V2, rowSourceOf, type PixelSource, type RowSource, type RowTarget,
 } from './color.js';
 import type { FrameLayout } from './frame.js';
+
+/**
+ * The pixels of a frame: the whole image in `data`, or with `drawRows` a band of rows that it
+ * refills (image row `first` at byte 0) before each MCU row is read.
+ */
+export interface McuRowSource extends PixelSource {
+  readonly drawRows?: ((first: number, count: number) => void) | undefined;
+}
 
 /**
  * Fills the component planes of a {@link FrameLayout} one MCU row at a time.
@@ -17,7 +30,7 @@ export class McuRowConverter {
   private readonly target: RowTarget;
   private readonly source: RowSource;
 
-  constructor(private readonly src: PixelSource, private readonly layout: FrameLayout) {
+  constructor(private readonly src: McuRowSource, private readonly layout: FrameLayout) {
     const [, cb, cr] = layout.components;
     const luma = layout.components[0]!; // planFrame always gives Y (or the grey component) first
     this.target = {
@@ -37,6 +50,7 @@ export class McuRowConverter {
   private fillGrey(mcuRow: number): void {
     const { data, width, height } = this.src;
     const { plane, stride } = this.layout.components[0]!;
+    const bandTop = drawBand(this.src, mcuRow * 8, 8);
     for (let row = 0; row < 8; row++) {
       const y = mcuRow * 8 + row;
       const start = row * stride;
@@ -44,7 +58,8 @@ export class McuRowConverter {
         plane.copyWithin(start, start - stride, start);
         continue;
       }
-      plane.set(data.subarray(y * width, y * width + width), start);
+      const offset = (y - bandTop) * width;
+      plane.set(data.subarray(offset, offset + width), start);
       plane.fill(plane[start + width - 1]!, start + width, start + stride);
     }
   }
@@ -57,6 +72,7 @@ export class McuRowConverter {
     const rowBytes = width * channels;
     // Chroma rows that hold image data; later rows repeat the last of them.
     const chromaRows = Math.ceil(height / vMax);
+    const bandTop = drawBand(this.src, mcuRow * 8 * vMax, 8 * vMax);
     for (let row = 0; row < 8; row++) {
       t.yStart = row * vMax * t.yLength;
       t.cStart = row * t.cLength;
@@ -64,14 +80,28 @@ export class McuRowConverter {
       if (first >= vMax * chromaRows) {
         for (const c of components) repeatPreviousRows(c.plane, c.stride, row * c.v, c.v);
       } else if (hMax === 1) {
-        convertRowH1V1(source, first * rowBytes, channels, width, t);
+        convertRowH1V1(source, (first - bandTop) * rowBytes, channels, width, t);
       } else if (vMax === 1) {
-        convertRowH2V1(source, first * rowBytes, channels, width, t);
+        convertRowH2V1(source, (first - bandTop) * rowBytes, channels, width, t);
       } else {
-        convertRowsH2V2(source, first * rowBytes, Math.min(first + 1, height - 1) * rowBytes, channels, width, t);
+        // Clamped to the image's last row (the first again at an odd height): never past the MCU row or its band.
+        const second = Math.min(first + 1, height - 1);
+        convertRowsH2V2(source, (first - bandTop) * rowBytes, (second - bandTop) * rowBytes, channels, width, t);
       }
     }
   }
+}
+
+/**
+ * Asks a banded source to draw image rows [top, top + rows), clipped to the image (rows wholly
+ * below it are padding and need none), and returns the image row at the band's byte 0: `top`,
+ * or 0 for a whole image, whose rows lie at their own offsets.
+ */
+function drawBand(src: McuRowSource, top: number, rows: number): number {
+  if (src.drawRows === undefined) return 0;
+  const count = Math.min(rows, src.height - top);
+  if (count > 0) src.drawRows(top, count);
+  return top;
 }
 
 /** Copies plane row `first - 1` into rows `first .. first + count - 1`. */

@@ -18,7 +18,10 @@ export interface EncodeSettings {
   readonly width: number;
   readonly height: number;
   readonly channels: 1 | 3 | 4;
+  /** The whole image, or for a banded image its band (rows from byte 0, refilled by drawRows). */
   readonly data: Uint8Array;
+  /** A banded image's drawRows, called on the image; undefined for a whole image. */
+  readonly drawRows: ((first: number, count: number) => void) | undefined;
   readonly quality: number;
   readonly subsampling: Subsampling;
   readonly optimizeHuffman: boolean;
@@ -78,20 +81,59 @@ function objectOf(field: string, value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Validates an image and its options; throws TypeError or RangeError on the first problem. */
-export function validate(image: unknown, options: unknown): EncodeSettings {
-  const img = objectOf('image', image);
-  const opts = options === undefined ? {} : objectOf('options', options);
-  const width = integerIn('image.width', img.width, 1, MAX_DIMENSION);
-  const height = integerIn('image.height', img.height, 1, MAX_DIMENSION);
-  const channels = channelCount(img.channels);
-  const data = pixelData(img.data);
+/**
+ * Fewest rows a band must hold: the tallest MCU row (16 source rows at 4:2:0), or the whole
+ * image if it is shorter. One number for every subsampling, so a caller sizes its band once.
+ */
+const MIN_BAND_ROWS = 16;
+
+/** A whole image's pixels: exactly `width * height * channels` bytes. */
+function checkWholeImage(data: Uint8Array, width: number, height: number, channels: number): void {
   const expected = width * height * channels;
   if (data.length !== expected) {
     throw new RangeError(
       `image.data must hold width * height * channels = ${expected} bytes, got ${data.length}`,
     );
   }
+}
+
+/** A band: whole rows of `width * channels` bytes, at least min(height, MIN_BAND_ROWS) of them. */
+function checkBand(data: Uint8Array, width: number, height: number, channels: number): void {
+  const rowBytes = width * channels;
+  const minRows = Math.min(height, MIN_BAND_ROWS);
+  if (data.length % rowBytes !== 0 || data.length < minRows * rowBytes) {
+    throw new RangeError(
+      `image.data of a banded image must hold whole rows of width * channels = ${rowBytes} bytes, ` +
+      `at least min(height, ${MIN_BAND_ROWS}) = ${minRows} rows (${minRows * rowBytes} bytes), got ${data.length}`,
+    );
+  }
+}
+
+/** A banded image's drawRows, bound to the image so that a method keeps its `this`. */
+function drawRowsOf(img: Record<string, unknown>): (first: number, count: number) => void {
+  const drawRows = img.drawRows;
+  if (typeof drawRows !== 'function') {
+    throw new TypeError(`image.drawRows must be a function, got ${describe(drawRows)}`);
+  }
+  return (first, count) => {
+    drawRows.call(img, first, count);
+  };
+}
+
+/**
+ * Validates an image and its options; throws TypeError or RangeError on the first problem.
+ * An image with a `drawRows` property (even an undefined one) is banded (JpegBandedImage).
+ */
+export function validate(image: unknown, options: unknown): EncodeSettings {
+  const img = objectOf('image', image);
+  const opts = options === undefined ? {} : objectOf('options', options);
+  const width = integerIn('image.width', img.width, 1, MAX_DIMENSION);
+  const height = integerIn('image.height', img.height, 1, MAX_DIMENSION);
+  const channels = channelCount(img.channels);
+  const drawRows = 'drawRows' in img ? drawRowsOf(img) : undefined;
+  const data = pixelData(img.data);
+  if (drawRows === undefined) checkWholeImage(data, width, height, channels);
+  else checkBand(data, width, height, channels);
   if (opts.optimizeHuffman !== undefined && typeof opts.optimizeHuffman !== 'boolean') {
     throw new TypeError(`options.optimizeHuffman must be a boolean, got ${describe(opts.optimizeHuffman)}`);
   }
@@ -100,6 +142,7 @@ export function validate(image: unknown, options: unknown): EncodeSettings {
     height,
     channels,
     data,
+    drawRows,
     quality: opts.quality === undefined ? 85 : integerIn('options.quality', opts.quality, 1, 100),
     subsampling: subsamplingOf(opts.subsampling),
     optimizeHuffman: opts.optimizeHuffman !== false,

@@ -18,7 +18,7 @@ export {
   type AccessLog,
   type AccessRecord,
 } from './log/index.js';
-export { encodeJpeg, type JpegImage, type JpegOptions, type Subsampling } from './jpeg/index.js';
+export { encodeJpeg, type JpegBandedImage, type JpegImage, type JpegOptions, type Subsampling } from './jpeg/index.js';
 export {
   renderPoster,
   createPosterRenderer,

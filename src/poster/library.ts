@@ -2,12 +2,13 @@
  * Posters for the library API and the `poster` command: a spec is checked once, the bundled
  * faces are loaded once, and the file goes to `<publicDir>/posters/<hash>.jpg` atomically.
  *
- * Two ways to render, the same bytes:
- * - `renderPoster(spec)` for one poster now and then: it keeps nothing. Its canvas (8 MiB of
- *   pixels), the encoder's buffers and the faces' bytes are freed before its promise settles,
- *   not left for a late full garbage collection.
+ * Two ways to render, the same bytes; neither holds a poster's pixels whole (render/poster.ts
+ * paints a band of 16 rows just before the encoder takes it):
+ * - `renderPoster(spec)` for one poster now and then: it keeps nothing. The encoder's buffers
+ *   and the faces' bytes are freed before its promise settles, not left for a late full garbage
+ *   collection.
  * - `createPosterRenderer()` for many posters in one process (a batch, a server of your own):
- *   it keeps the faces, the canvas, the encoder's buffers and a cache of drawn glyphs from one
+ *   it keeps the faces, the band, the encoder's buffers and a cache of drawn glyphs from one
  *   poster to the next, as the service's render workers do, so a run of posters costs one set of
  *   buffers instead of a new set per poster for the garbage collector to find.
  */
@@ -58,7 +59,7 @@ export interface PosterRenderer {
 
 /**
  * Renders a poster's JPEG bytes; throws `PosterSpecError` for an invalid spec. One poster: it
- * reads the faces and allocates its canvas and buffers afresh and keeps none of them; for many
+ * reads the faces and allocates its buffers afresh and keeps none of them; for many
  * posters in one process, `createPosterRenderer` reuses them.
  */
 export async function renderPoster(input: PosterSpecInput | PosterSpec, options: PosterRenderOptions = {}): Promise<Uint8Array> {
@@ -66,7 +67,7 @@ export async function renderPoster(input: PosterSpecInput | PosterSpec, options:
   return renderOnce(spec, options.subsampling);
 }
 
-/** One poster with faces read for it alone and freed, with its canvas and buffers, before it returns. */
+/** One poster with faces read for it alone and freed, with its buffers, before it returns. */
 async function renderOnce(spec: PosterSpec, subsampling?: Subsampling): Promise<Uint8Array> {
   const fonts = new FontLoader();
   try {
@@ -77,7 +78,7 @@ async function renderOnce(spec: PosterSpec, subsampling?: Subsampling): Promise<
 }
 
 /**
- * A renderer for many posters: the faces are read once, and the canvas (one poster's pixels),
+ * A renderer for many posters: the faces are read once, and the band it paints on,
  * the encoder's buffers (each within its bound) and the glyph cache (within its byte budget)
  * serve every render, so a long run of posters holds one set of them instead of leaving a set
  * per poster to the garbage collector. Same bytes as `renderPoster` with the same options. What it keeps is freed with

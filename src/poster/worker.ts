@@ -13,7 +13,7 @@ import { FontLoader } from './fonts.js';
 import { PosterRenderer } from '../render/index.js';
 import type { RenderJob, RenderReply } from './pool.js';
 
-/** Answers the jobs sent to `port`; the faces, canvas and encoder buffers serve every poster. */
+/** Answers the jobs sent to `port`; the faces, the band painted on and the encoder buffers serve every poster. */
 function serveRenderJobs(port: MessagePort): void {
   const fonts = new FontLoader();
   const renderer = new PosterRenderer();

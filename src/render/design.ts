@@ -12,8 +12,9 @@
 import { Canvas } from './draw/canvas.js';
 import { parseHexColor, type Rgb } from './draw/color.js';
 import { fillLinearGradient } from './draw/gradient.js';
-import { fillCircle, fillRect, fillRoundedRect, strokeLine } from './draw/shapes.js';
-import { drawLine, GlyphCache } from './draw/text.js';
+import { paintAll, type Paint } from './draw/paint.js';
+import { circlePaint, linePaint, rectPaint, roundedRectPaint } from './draw/shapes.js';
+import { GlyphCache, textLinePaint } from './draw/text.js';
 import type { Font } from './font/font.js';
 import { fitShaped, fitText, shapeText, truncateLines, wrapShaped, type FittedText, type LaidOutLine } from './layout.js';
 import type { PosterSpec, Shape } from './spec.js';
@@ -21,6 +22,7 @@ import { unreachable } from '../util/unreachable.js';
 
 export const POSTER_WIDTH = 1125;
 export const POSTER_HEIGHT = 2436;
+const POSTER_SIZE = { width: POSTER_WIDTH, height: POSTER_HEIGHT } as const;
 
 /** The faces the design uses. */
 export interface PosterFonts {
@@ -66,37 +68,48 @@ export interface TextPlan {
 
 /**
  * Paints the background gradient and the spec's shapes, in order, on a new canvas or on
- * `target`, a poster-sized canvas to reuse: the gradient overwrites every pixel, so nothing of
- * an earlier poster shows through. Reusing one canvas spares each render an 8 MiB allocation
- * that would otherwise stay in memory until the next full garbage collection.
+ * `target`, a poster-sized canvas (or band) to reuse: the gradient overwrites every pixel it
+ * holds, so nothing of an earlier poster shows through.
  */
 export function drawBackground(spec: PosterSpec, target?: Canvas): Canvas {
-  if (target !== undefined && (target.width !== POSTER_WIDTH || target.height !== POSTER_HEIGHT)) {
-    throw new TypeError(`drawBackground needs a ${POSTER_WIDTH}x${POSTER_HEIGHT} canvas, got ${target.width}x${target.height}`);
-  }
   const canvas = target ?? new Canvas(POSTER_WIDTH, POSTER_HEIGHT);
-  const { from, to, angle } = spec.background;
-  fillLinearGradient(canvas, parseHexColor(from), parseHexColor(to), angle);
-  for (const shape of spec.shapes) drawShape(canvas, shape);
+  checkPosterSized(canvas);
+  paintAll(canvas, backgroundPaints(spec));
   return canvas;
 }
 
-function drawShape(canvas: Canvas, shape: Shape): void {
+/** Refuses a canvas of another picture size (a band of a poster is fine). */
+export function checkPosterSized(canvas: Canvas): void {
+  if (canvas.width !== POSTER_WIDTH || canvas.height !== POSTER_HEIGHT) {
+    throw new TypeError(`a poster needs a ${POSTER_WIDTH}x${POSTER_HEIGHT} canvas, got ${canvas.width}x${canvas.height}`);
+  }
+}
+
+/** The gradient, which covers every pixel, then the spec's shapes: what drawBackground paints. */
+export function backgroundPaints(spec: PosterSpec): Paint[] {
+  const { from, to, angle } = spec.background;
+  const gradient = { from: parseHexColor(from), to: parseHexColor(to) };
+  return [
+    { top: 0, bottom: POSTER_HEIGHT, paint: (canvas) => fillLinearGradient(canvas, gradient.from, gradient.to, angle) },
+    ...spec.shapes.map(shapePaint),
+  ];
+}
+
+function shapePaint(shape: Shape): Paint {
   const color = parseHexColor(shape.color);
   switch (shape.kind) {
     case 'rect':
-      if (shape.radius > 0) fillRoundedRect(canvas, shape.x, shape.y, shape.width, shape.height, shape.radius, color, shape.opacity);
-      else fillRect(canvas, shape.x, shape.y, shape.width, shape.height, color, shape.opacity);
-      return;
+      return shape.radius > 0
+        ? roundedRectPaint(POSTER_SIZE, shape.x, shape.y, shape.width, shape.height, shape.radius, color, shape.opacity)
+        : rectPaint(shape.x, shape.y, shape.width, shape.height, color, shape.opacity);
     case 'circle':
-      return fillCircle(canvas, shape.cx, shape.cy, shape.r, color, shape.opacity);
+      return circlePaint(POSTER_SIZE, shape.cx, shape.cy, shape.r, color, shape.opacity);
     case 'line':
-      return strokeLine(canvas, shape.x1, shape.y1, shape.x2, shape.y2, shape.width, color, shape.opacity);
+      return linePaint(POSTER_SIZE, shape.x1, shape.y1, shape.x2, shape.y2, shape.width, color, shape.opacity);
     default:
       return unreachable(shape);
   }
 }
-
 
 /** Block height by ink: first line's ascent, the line steps, the last line's descent. */
 function blockHeight(lines: number, size: number, lineHeight: number): number {
@@ -165,13 +178,19 @@ function planBody(font: Font, body: string, height: number, balance: boolean): {
 
 /** Draws the accent bar and every text block of the plan. */
 export function drawText(canvas: Canvas, plan: TextPlan, cache = new GlyphCache()): void {
+  paintAll(canvas, textPaints(plan, cache));
+}
+
+/** The accent bar, then every line of every block, glyphs found in (or added to) `cache`: what drawText paints. */
+export function textPaints(plan: TextPlan, cache: GlyphCache): Paint[] {
   const bar = plan.accentBar;
-  fillRoundedRect(canvas, bar.x, bar.y, bar.width, bar.height, bar.height / 2, bar.color);
+  const paints = [roundedRectPaint(POSTER_SIZE, bar.x, bar.y, bar.width, bar.height, bar.height / 2, bar.color)];
   for (const block of plan.blocks) {
     const scale = block.size / block.font.unitsPerEm;
     block.lines.forEach((line, i) => {
       const x = plan.align === 'center' ? (POSTER_WIDTH - line.width * scale) / 2 : MARGIN_X;
-      drawLine(canvas, line, x, block.firstBaseline + i * block.lineHeight, block, cache);
+      paints.push(textLinePaint(line, x, block.firstBaseline + i * block.lineHeight, block, cache));
     });
   }
+  return paints;
 }

@@ -1,7 +1,7 @@
 /**
  * Drawing a poster, pure: the spec and its JSON Schema, the design and layout, fonts read from
- * their bytes, the canvas and its shapes, and `PosterRenderer`, which hands the pixels to the
- * JPEG encoder.
+ * their bytes, the canvas and its shapes, and `PosterRenderer`, which paints each band of rows
+ * as the JPEG encoder asks for it.
  */
 export { type PosterFonts } from './design.js';
 export { Font } from './font/font.js';

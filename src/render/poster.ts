@@ -9,8 +9,9 @@
  *   jpeg/        our baseline encoder
  */
 import { createHash } from 'node:crypto';
-import { drawBackground, drawText, planText, POSTER_HEIGHT, POSTER_WIDTH, type PosterFonts } from './design.js';
+import { backgroundPaints, drawBackground, drawText, planText, POSTER_HEIGHT, POSTER_WIDTH, textPaints, type PosterFonts } from './design.js';
 import { Canvas } from './draw/canvas.js';
+import { paintAll } from './draw/paint.js';
 import { GlyphCache } from './draw/text.js';
 import { encodeJpeg, JpegEncoder, type JpegImage, type Subsampling } from '../jpeg/index.js';
 import { canonicalJson, type PosterSpec } from './spec.js';
@@ -74,8 +75,8 @@ export function renderPosterTimed(
 
 /**
  * Renders a poster (1125 × 2436 baseline JPEG). Deterministic: the same spec, faces and renderer
- * version give the same bytes. One poster, whose canvas and encoder buffers are freed before this
- * returns (see PosterRenderer.release); a run of them goes through a PosterRenderer.
+ * version give the same bytes. One poster, whose encoder buffers are freed before this returns
+ * (see PosterRenderer.release); a run of them goes through a PosterRenderer.
  */
 export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts, subsampling: Subsampling = POSTER_SUBSAMPLING): Uint8Array {
   const renderer = new PosterRenderer(subsampling);
@@ -87,15 +88,23 @@ export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts, subsampli
 }
 
 /**
- * A renderer for a run of posters (one per render worker): it owns the canvas renders draw on,
- * 8 MiB of pixels a render would otherwise leave to the garbage collector, which lets dead ones
- * pile up between full collections, a JpegEncoder with its kept buffers, and a GlyphCache
- * (at most GLYPH_CACHE_BYTES) so glyphs at sizes an earlier poster used are not rasterised again.
- * Drawing and encoding run without a pause, so no two renders share them. Same bytes as
- * `renderPosterJpeg`.
+ * Rows painted at a time: one MCU row of 4:2:0, the tallest the encoder asks for. The band is
+ * 54 KB, where a whole poster's pixels are 8 MiB.
+ */
+export const BAND_ROWS = 16;
+
+/**
+ * A renderer for a run of posters (one per render worker). It never holds a poster's pixels:
+ * the poster is made into a list of paints (render/draw/paint.ts: the gradient, the shapes, the
+ * glyphs' masks), and each band of rows is painted on one small canvas just before the JPEG
+ * encoder takes it, so drawing and encoding share 54 KB that stays in the processor's cache
+ * instead of writing and reading back 8 MiB. It keeps that band, a JpegEncoder with its kept
+ * buffers, and a GlyphCache (at most GLYPH_CACHE_BYTES) so glyphs at sizes an earlier poster
+ * used are not rasterised again. Drawing and encoding run without a pause, so no two renders
+ * share them. Same bytes as `drawPoster` then `encodePoster`.
  */
 export class PosterRenderer {
-  #canvas: Canvas | undefined;
+  readonly #band = new Canvas(POSTER_WIDTH, POSTER_HEIGHT, BAND_ROWS);
   readonly #encoder = new JpegEncoder();
   readonly #glyphs = new GlyphCache();
   readonly #subsampling: Subsampling;
@@ -107,41 +116,52 @@ export class PosterRenderer {
 
   /** Renders one poster; see renderPosterJpeg. */
   render(spec: PosterSpec, fonts: PosterFonts): Uint8Array {
-    const canvas = drawBackground(spec, this.#reusedCanvas());
-    drawText(canvas, planText(spec, fonts), this.#glyphs);
-    return this.#encode(canvas, spec.quality);
-  }
-
-  /** Renders one poster with the time of each stage, read from `clock` (milliseconds). */
-  renderTimed(spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now()): { bytes: Uint8Array; timings: RenderTimings } {
-    const t0 = clock();
-    const canvas = drawBackground(spec, this.#reusedCanvas());
-    const t1 = clock();
-    drawText(canvas, planText(spec, fonts), this.#glyphs);
-    const t2 = clock();
-    const bytes = this.#encode(canvas, spec.quality);
-    const t3 = clock();
-    return { bytes, timings: { draw: t1 - t0, text: t2 - t1, encode: t3 - t2 } };
+    return this.renderTimed(spec, fonts, noClock).bytes;
   }
 
   /**
-   * Frees the kept canvas and the encoder's kept buffers now (see Canvas.release and
-   * JpegEncoder.release), for a renderer made for one poster; a later render makes new ones.
+   * Renders one poster with the time of each stage, read from `clock` (milliseconds): `draw`
+   * paints the background and shapes, `text` lays out, rasterises and paints the text, summed
+   * over the bands; `encode` is the rest.
+   */
+  renderTimed(spec: PosterSpec, fonts: PosterFonts, clock: () => number = () => performance.now()): { bytes: Uint8Array; timings: RenderTimings } {
+    const start = clock();
+    const background = backgroundPaints(spec);
+    const t0 = clock();
+    const text = textPaints(planText(spec, fonts), this.#glyphs);
+    const t1 = clock();
+    let draw = t0 - start;
+    let textTime = t1 - t0;
+    const band = this.#band;
+    const bytes = this.#encoder.encode({
+      width: POSTER_WIDTH,
+      height: POSTER_HEIGHT,
+      channels: 3,
+      data: band.data,
+      drawRows(first, count) {
+        const b0 = clock();
+        band.showRows(first, count);
+        paintAll(band, background);
+        const b1 = clock();
+        paintAll(band, text);
+        draw += b1 - b0;
+        textTime += clock() - b1;
+      },
+    }, { quality: spec.quality, subsampling: this.#subsampling });
+    return { bytes, timings: { draw, text: textTime, encode: clock() - start - draw - textTime } };
+  }
+
+  /**
+   * Frees the encoder's kept buffers now (see JpegEncoder.release), for a renderer made for one
+   * poster; a later render makes new ones.
    */
   release(): void {
-    this.#canvas?.release();
-    this.#canvas = undefined;
     this.#encoder.release();
   }
-
-  #reusedCanvas(): Canvas {
-    return (this.#canvas ??= new Canvas(POSTER_WIDTH, POSTER_HEIGHT));
-  }
-
-  #encode(canvas: Canvas, quality: number): Uint8Array {
-    return this.#encoder.encode(posterImage(canvas), { quality, subsampling: this.#subsampling });
-  }
 }
+
+/** The clock of an untimed render: every stage takes 0. */
+const noClock = (): number => 0;
 
 /** The poster's file name: sha256 of the renderer version and the canonical spec, 32 hex digits. */
 export function posterFileNameOf(spec: PosterSpec): string {

@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { loadPosterFonts } from '../../src/poster/fonts.js';
+import { backgroundPaints, planText, POSTER_HEIGHT, POSTER_WIDTH, textPaints } from '../../src/render/design.js';
+import { Canvas } from '../../src/render/draw/canvas.js';
+import { paintAll } from '../../src/render/draw/paint.js';
+import { GlyphCache } from '../../src/render/draw/text.js';
 import { drawPoster } from '../../src/render/poster.js';
 import { validatePosterSpec, type PosterSpec, type PosterSpecInput } from '../../src/render/spec.js';
 
@@ -18,6 +22,25 @@ function spec(input: PosterSpecInput): PosterSpec {
 }
 
 const pixelDigest = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * The poster painted a band of `rows` rows at a time on one small canvas, as PosterRenderer
+ * paints for its encoder, each band's rows copied out in turn: the whole picture's bytes.
+ */
+function paintedInBands(poster: PosterSpec, rows: number): Uint8Array {
+  const band = new Canvas(POSTER_WIDTH, POSTER_HEIGHT, rows);
+  const paints = [...backgroundPaints(poster), ...textPaints(planText(poster, fonts), new GlyphCache())];
+  const whole = new Uint8Array(POSTER_WIDTH * POSTER_HEIGHT * 3);
+  const rowBytes = POSTER_WIDTH * 3;
+  for (let top = 0; top < POSTER_HEIGHT; top += rows) {
+    band.showRows(top);
+    // Left over from the band before: a paint that missed a pixel would show it.
+    band.data.fill(0xa5);
+    paintAll(band, paints);
+    whole.set(band.data.subarray(0, (band.bottom - top) * rowBytes), top * rowBytes);
+  }
+  return whole;
+}
 
 /** bench/poster.mjs's typical poster: default gradient (160°) and circles, three body lines. */
 const TYPICAL = spec({
@@ -58,6 +81,14 @@ describe('drawn pixels', () => {
 
   it('draws every kind of shape, a left-aligned page and a truncated body as before', () => {
     assert.equal(pixelDigest(drawPoster(SHAPES, fonts).data), 'dda2ff2f9f48cf33373a3b0ca2af83bfcab55560d18c248750fb25858eff5d93');
+  });
+
+  it('paints the same pixels a band at a time, for bands of 1, 7, 8, 16 and 100 rows', () => {
+    const digests = { typical: '1363a62810738c34176c2291c12e0f45f87f138bf9ecc6be9de6b4b51a57f0e8', shapes: 'dda2ff2f9f48cf33373a3b0ca2af83bfcab55560d18c248750fb25858eff5d93' };
+    for (const rows of [1, 7, 8, 16, 100]) {
+      assert.equal(pixelDigest(paintedInBands(TYPICAL, rows)), digests.typical, `typical poster, bands of ${rows}`);
+      assert.equal(pixelDigest(paintedInBands(SHAPES, rows)), digests.shapes, `every shape, bands of ${rows}`);
+    }
   });
 
   it('draws gradients at 0°, 90°, 225° and 360° as before', () => {

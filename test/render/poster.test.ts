@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadPosterFonts } from '../../src/poster/fonts.js';
 import { checkPosterSpec, posterFileName, PosterSpecError, renderPoster, writePoster } from '../../src/poster/library.js';
-import { PosterRenderer, RENDERER_VERSION, renderPosterJpeg, renderPosterTimed } from '../../src/render/poster.js';
+import { drawPoster, encodePoster, PosterRenderer, RENDERER_VERSION, renderPosterJpeg, renderPosterTimed } from '../../src/render/poster.js';
 import { canonicalJson, validatePosterSpec } from '../../src/render/spec.js';
 
 const SPEC = {
@@ -34,11 +34,14 @@ function readSof0(jpeg: Uint8Array): { width: number; height: number; sampling: 
 
 describe('renderPoster', () => {
   it('renders a 1125x2436 baseline JPEG with full-resolution chroma, the same bytes every time', async () => {
+    // A clock one unit further at every reading: the plan takes a unit for the background's
+    // paints and one for the text's, then each of the 305 bands of 8 rows one to paint the
+    // background, one the text and one to encode, measured from the encoder's next request.
     let tick = 0;
-    const clock = () => [0, 10, 30, 60][tick++];
+    const clock = () => tick++;
     const timed = renderPosterTimed(checkPosterSpec(SPEC), await loadPosterFonts(), clock);
     const again = await renderPoster(SPEC);
-    assert.deepEqual(timed.timings, { draw: 10, text: 20, encode: 30 }, 'stage timings from the injected clock');
+    assert.deepEqual(timed.timings, { draw: 1 + 305, text: 1 + 305, encode: 305 + 1 }, 'stage timings from the injected clock');
     const bytes = timed.bytes;
     assert.deepEqual([bytes[0], bytes[1]], [0xff, 0xd8], 'SOI');
     assert.deepEqual([bytes.at(-2), bytes.at(-1)], [0xff, 0xd9], 'EOI');
@@ -59,7 +62,28 @@ describe('renderPoster', () => {
     assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(renderPosterJpeg(dark, fonts))), 'the dark poster after the plain one');
     assert.ok(Buffer.from(darkFirst).equals(Buffer.from(darkKept)), 'an earlier poster stays untouched');
     renderer.release();
-    assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(darkKept)), 'released, it draws on a new canvas');
+    assert.ok(Buffer.from(renderer.render(dark, fonts)).equals(Buffer.from(darkKept)), 'released, it encodes with new buffers');
+  });
+
+  it('paints band by band for the encoder the bytes of the whole canvas drawn, then encoded, at every subsampling', async () => {
+    const fonts = await loadPosterFonts();
+    const shapes = checkPosterSpec({
+      ...SPEC,
+      align: 'left',
+      background: { from: '#fafafa', to: '#101010', angle: 37 },
+      shapes: [
+        { kind: 'circle', cx: -40.5, cy: 300.25, r: 260.7, color: '#22c55e', opacity: 0.6 },
+        { kind: 'rect', x: 10.5, y: 2420.25, width: 300.5, height: 40.75, color: '#f59e0b', opacity: 0.5 },
+        { kind: 'line', x1: 0, y1: 2436, x2: 1125, y2: 0, width: 3.5, color: '#ef4444', opacity: 0.7 },
+      ],
+    });
+    for (const spec of [checkPosterSpec(SPEC), shapes]) {
+      const whole = drawPoster(spec, fonts);
+      for (const subsampling of ['4:4:4', '4:2:2', '4:2:0'] as const) {
+        const banded = new PosterRenderer(subsampling).render(spec, fonts);
+        assert.ok(Buffer.from(banded).equals(Buffer.from(encodePoster(whole, spec.quality, subsampling))), `${spec.title}, ${subsampling}`);
+      }
+    }
   });
 
   it('throws PosterSpecError listing every problem for an invalid spec', async () => {

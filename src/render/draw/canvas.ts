@@ -2,52 +2,84 @@
  * An opaque 8-bit RGB canvas (rows top to bottom, 3 bytes a pixel: what the JPEG encoder takes)
  * with source-over compositing of a colour through a coverage mask. Blending is done in sRGB
  * values, as browsers and stb_truetype users do for text.
+ *
+ * A canvas may hold only a band of its rows (a window, moved with `showRows`): every operation
+ * then changes only the rows held, each exactly as it would on the whole canvas, so a picture
+ * drawn band by band (render/paint.ts) has the bytes of the picture drawn whole.
  */
 import type { Rgb } from './color.js';
 import type { CoverageMask } from './rasterize.js';
-import { freeNow } from '../../util/free-now.js';
 import { wordView } from './words.js';
 
 export class Canvas {
   readonly width: number;
+  /** The picture's height; `rows` of them are held from `top`. */
   readonly height: number;
-  /** `width * height * 3` bytes, R G B. */
+  /** Rows `data` holds: all of them, or a band's. */
+  readonly rows: number;
+  /** `width * rows * 3` bytes, R G B: rows `top` to `bottom - 1`. */
   readonly data: Uint8Array;
   /** `data` as little-endian words where the machine allows (see wordView). */
   readonly #words: Uint32Array | undefined;
+  #top = 0;
+  #bottom: number;
 
-  constructor(width: number, height: number) {
+  /** A canvas holding every row, or with `rows`, a band of that many, at the top to start with. */
+  constructor(width: number, height: number, rows = height) {
     if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
       throw new TypeError(`canvas size ${width}x${height} is not positive integers`);
     }
+    if (!Number.isInteger(rows) || rows < 1 || rows > height) {
+      throw new TypeError(`a canvas band of ${rows} rows does not fit 1 to ${height}`);
+    }
     this.width = width;
     this.height = height;
-    this.data = new Uint8Array(width * height * 3);
+    this.rows = rows;
+    this.data = new Uint8Array(width * rows * 3);
     this.#words = wordView(this.data);
+    this.#bottom = rows;
   }
 
-  /** The whole canvas as a clip rectangle. */
+  /** The first row held. */
+  get top(): number {
+    return this.#top;
+  }
+
+  /** The row after the last one held. */
+  get bottom(): number {
+    return this.#bottom;
+  }
+
+  /**
+   * Holds `count` rows from `top` on (as many as the band holds, by default; never past the
+   * picture's last row), at the start of `data`: drawing then changes those rows only. The
+   * band's bytes are not cleared, so the next drawing must cover every pixel (a poster's
+   * background does).
+   */
+  showRows(top: number, count = this.rows): void {
+    if (!Number.isInteger(top) || top < 0 || top >= this.height) {
+      throw new RangeError(`row ${top} is not within 0 to ${this.height - 1}`);
+    }
+    if (!Number.isInteger(count) || count < 1 || count > this.rows) {
+      throw new RangeError(`${count} rows do not fit a band of ${this.rows}`);
+    }
+    this.#top = top;
+    this.#bottom = Math.min(this.height, top + count);
+  }
+
+  /** The whole picture as a clip rectangle (the same for every band, so shapes rasterise alike). */
   get bounds(): { x: number; y: number; width: number; height: number } {
     return { x: 0, y: 0, width: this.width, height: this.height };
   }
 
-  /**
-   * Frees the pixels now instead of at the next full garbage collection, which comes late for
-   * memory outside V8's heap: a run of one-off renders left ~4 dead canvases of 8 MiB behind
-   * (peak RSS 149 MiB over 14 renderPoster calls of the typical poster, 105 MiB when each is freed). `data`
-   * is detached (zero length) and the canvas is unusable after.
-   */
-  release(): void {
-    freeNow(this.data);
-  }
-
-  /** The pixel at (x, y) as [r, g, b]. */
+  /** The pixel at (x, y), a row held, as [r, g, b]. */
   pixel(x: number, y: number): [number, number, number] {
-    const i = (y * this.width + x) * 3;
+    if (y < this.#top || y >= this.bottom) throw new RangeError(`row ${y} is not held (rows ${this.#top} to ${this.bottom - 1})`);
+    const i = ((y - this.#top) * this.width + x) * 3;
     return [this.data[i]!, this.data[i + 1]!, this.data[i + 2]!];
   }
 
-  /** Sets every pixel to one colour. */
+  /** Sets every pixel held to one colour. */
   clear(color: Rgb): void {
     const d = this.data;
     for (let i = 0; i < d.length; i += 3) {
@@ -69,13 +101,14 @@ export class Canvas {
     const { width: maskWidth, data: coverage } = mask;
     const maskX = mask.x + dx;
     const maskY = mask.y + dy;
+    const top = this.#top;
     const x0 = Math.max(0, maskX);
-    const y0 = Math.max(0, maskY);
+    const y0 = Math.max(top, maskY);
     const x1 = Math.min(this.width, maskX + maskWidth);
-    const y1 = Math.min(this.height, maskY + mask.height);
+    const y1 = Math.min(this.bottom, maskY + mask.height);
     for (let y = y0; y < y1; y++) {
       let m = (y - maskY) * maskWidth + (x0 - maskX);
-      let i = (y * this.width + x0) * 3;
+      let i = ((y - top) * this.width + x0) * 3;
       for (let x = x0; x < x1; x++, m++, i += 3) {
         const a = coverage[m]! * opacity;
         if (a > 0) blendPixel(d, i, r, g, b, a);
@@ -108,15 +141,16 @@ export class Canvas {
   #fillAccumulated(acc: CoverageMask, color: Rgb, opacity: number, blend: BlendTable): void {
     const { r, g, b } = color;
     const d = this.data;
+    const top = this.#top;
     const x1 = Math.min(this.width, acc.x + acc.width);
-    const y0 = Math.max(0, acc.y);
-    const y1 = Math.min(this.height, acc.y + acc.height);
+    const y0 = Math.max(top, acc.y);
+    const y1 = Math.min(this.bottom, acc.y + acc.height);
     if (acc.x < 0) throw new TypeError('fillAccumulated needs a buffer clipped to the canvas');
     const deltas = acc.data;
     for (let y = y0; y < y1; y++) {
       let m = (y - acc.y) * acc.width;
       const rowEnd = m + (x1 - acc.x);
-      let i = (y * this.width + acc.x) * 3;
+      let i = ((y - top) * this.width + acc.x) * 3;
       let sum = 0;
       let a = 0;
       while (m < rowEnd) {
@@ -156,11 +190,12 @@ export class Canvas {
     const d = this.data;
     const xs = Math.max(0, x0);
     const xe = Math.min(this.width, x0 + columns.length);
-    const ys = Math.max(0, y0);
-    const ye = Math.min(this.height, y0 + rows.length);
+    const top = this.#top;
+    const ys = Math.max(top, y0);
+    const ye = Math.min(this.bottom, y0 + rows.length);
     for (let y = ys; y < ye; y++) {
       const rowAlpha = rows[y - y0]! * opacity;
-      let i = (y * this.width + xs) * 3;
+      let i = ((y - top) * this.width + xs) * 3;
       for (let x = xs; x < xe; x++, i += 3) {
         const a = columns[x - x0]! * rowAlpha;
         if (a >= 1) {

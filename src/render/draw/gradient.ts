@@ -36,12 +36,12 @@ function buildBayer(): Uint8Array {
 export const GRADIENT_ANGLE_CONVENTION = '0 = bottom to top, 90 = left to right, 180 = top to bottom, 270 = right to left, as CSS linear-gradient()';
 
 /**
- * Fills the canvas with a gradient from `from` to `to` along `angle` degrees, CSS style (see
- * GRADIENT_ANGLE_CONVENTION), and the gradient line is long enough for the corners to get
- * exactly the end colours.
+ * Fills the canvas (the rows it holds) with a gradient from `from` to `to` along `angle`
+ * degrees, CSS style (see GRADIENT_ANGLE_CONVENTION), and the gradient line is long enough for
+ * the corners to get exactly the end colours.
  */
 export function fillLinearGradient(canvas: Canvas, from: Rgb, to: Rgb, angleDegrees: number): void {
-  const { width, height, data } = canvas;
+  const { width, height, data, top } = canvas;
   const radians = (angleDegrees * Math.PI) / 180;
   const dx = Math.sin(radians);
   const dy = -Math.cos(radians);
@@ -61,12 +61,12 @@ export function fillLinearGradient(canvas: Canvas, from: Rgb, to: Rgb, angleDegr
     gStep: dg * stepT,
     bStep: db * stepT,
   };
-  for (let y = 0; y < height; y++) {
+  for (let y = top; y < canvas.bottom; y++) {
     const t0 = 0.5 + ((0.5 - width / 2) * dx + (y + 0.5 - height / 2) * dy) / length;
     // floor(v + θ) with θ = (Bayer + 0.5) / 64: ordered dithering, whose mean over an 8×8 tile
     // is v.
     for (let x = 0; x < 8; x++) row.thresholds[x] = (BAYER_8X8[((y & 7) << 3) | x]! + 0.5) / 64;
-    fillRow(row, y * width, width, from.r + dr * t0, from.g + dg * t0, from.b + db * t0);
+    fillRow(row, (y - top) * width, width, from.r + dr * t0, from.g + dg * t0, from.b + db * t0);
   }
 }
 

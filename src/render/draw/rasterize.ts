@@ -61,17 +61,45 @@ export function accumulateBands(
   path: PathBuilder, clip: { x: number; y: number; width: number; height: number } | undefined,
   consume: (band: CoverageMask) => void,
 ): void {
-  const bounds = maskBounds(path, clip);
-  const { width, height } = bounds;
-  if (width === 0 || height === 0) return;
-  const edges = path.edges();
-  const data = new Float32Array(width * Math.min(BAND_ROWS, height));
-  for (let first = 0; first < height; first += BAND_ROWS) {
-    const end = Math.min(height, first + BAND_ROWS);
-    if (first > 0) data.fill(0);
-    accumulateRows(edges, bounds, data, first, end);
-    const rows = end - first;
-    consume({ x: bounds.x, y: bounds.y + first, width, height: rows, data: rows * width === data.length ? data : data.subarray(0, rows * width) });
+  new BandedPath(path, clip).accumulate(-Infinity, Infinity, consume);
+}
+
+/**
+ * A path made ready to accumulate any range of rows, as often as asked: its bounds, edges and
+ * one band's buffer are worked out once, for a shape painted into a picture band by band.
+ * Rows are counted from the bounds' top whatever the range, so each pixel gets the additions
+ * {@link accumulatePath} gives it, whichever band it falls in.
+ */
+export class BandedPath {
+  /** The pixel rectangle the path may touch (clipped). */
+  readonly bounds: { x: number; y: number; width: number; height: number };
+  readonly #edges: Float64Array;
+  readonly #data: Float32Array;
+
+  constructor(path: PathBuilder, clip?: { x: number; y: number; width: number; height: number }) {
+    this.bounds = maskBounds(path, clip);
+    this.#edges = path.edges();
+    this.#data = new Float32Array(this.bounds.width * Math.min(BAND_ROWS, this.bounds.height));
+  }
+
+  /**
+   * Hands `consume` the rows from canvas row `top` up to (not including) `bottom` that lie in
+   * the bounds, {@link BAND_ROWS} at a time (see accumulateBands).
+   */
+  accumulate(top: number, bottom: number, consume: (band: CoverageMask) => void): void {
+    const { x, y, width, height } = this.bounds;
+    if (width === 0 || height === 0) return;
+    const data = this.#data;
+    const from = Math.max(0, top - y);
+    const to = Math.min(height, bottom - y);
+    for (let first = from; first < to; first += BAND_ROWS) {
+      const end = Math.min(to, first + BAND_ROWS);
+      const rows = end - first;
+      const band = rows * width === data.length ? data : data.subarray(0, rows * width);
+      band.fill(0);
+      accumulateRows(this.#edges, this.bounds, band, first, end);
+      consume({ x, y: y + first, width, height: rows, data: band });
+    }
   }
 }
 

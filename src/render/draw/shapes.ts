@@ -1,11 +1,19 @@
 /**
  * Anti-aliased shapes in canvas pixels: rectangles by exact separable area coverage, rounded
- * rectangles, circles and lines through the area rasteriser.
+ * rectangles, circles and lines through the area rasteriser. Each is a Paint made for a picture
+ * of a given size (`...Paint`), which the `fill...`/`strokeLine` functions paint at once.
  */
 import type { Canvas } from './canvas.js';
 import type { Rgb } from './color.js';
+import { NOTHING, type Paint } from './paint.js';
 import { PathBuilder } from './path.js';
-import { accumulateBands } from './rasterize.js';
+import { BandedPath, type CoverageMask } from './rasterize.js';
+
+/** A picture's size: shapes are clipped to it. */
+export interface PictureSize {
+  readonly width: number;
+  readonly height: number;
+}
 
 /**
  * Per-pixel overlap of [start, start + size) with pixels [first, first + n): the exact
@@ -24,19 +32,23 @@ export function axisCoverage(start: number, size: number): { first: number; cove
 }
 
 /** A rectangle, exact area coverage on both axes. */
-export function fillRect(canvas: Canvas, x: number, y: number, width: number, height: number, color: Rgb, opacity = 1): void {
-  if (width <= 0 || height <= 0) return;
+export function rectPaint(x: number, y: number, width: number, height: number, color: Rgb, opacity = 1): Paint {
+  if (width <= 0 || height <= 0) return NOTHING;
   const columns = axisCoverage(x, width);
   const rows = axisCoverage(y, height);
-  canvas.fillSeparable(columns.first, columns.coverage, rows.first, rows.coverage, color, opacity);
+  return {
+    top: rows.first,
+    bottom: rows.first + rows.coverage.length,
+    paint: (canvas) => canvas.fillSeparable(columns.first, columns.coverage, rows.first, rows.coverage, color, opacity),
+  };
 }
 
 /** A rectangle with circular corners of `radius` (limited to half the shorter side). */
-export function fillRoundedRect(
-  canvas: Canvas, x: number, y: number, width: number, height: number, radius: number, color: Rgb, opacity = 1,
-): void {
+export function roundedRectPaint(
+  picture: PictureSize, x: number, y: number, width: number, height: number, radius: number, color: Rgb, opacity = 1,
+): Paint {
   const r = Math.min(radius, width / 2, height / 2);
-  if (r <= 0) return fillRect(canvas, x, y, width, height, color, opacity);
+  if (r <= 0) return rectPaint(x, y, width, height, color, opacity);
   const half = Math.PI / 2;
   const path = new PathBuilder()
     .moveTo(x + r, y)
@@ -49,22 +61,21 @@ export function fillRoundedRect(
     .lineTo(x, y + r)
     .arc(x + r, y + r, r, 2 * half, 3 * half)
     .close();
-  fillPath(canvas, path, color, opacity);
+  return pathPaint(picture, path, color, opacity);
 }
 
 /** A disc of radius r centred on (cx, cy). */
-export function fillCircle(canvas: Canvas, cx: number, cy: number, r: number, color: Rgb, opacity = 1): void {
-  if (r <= 0) return;
-  const path = new PathBuilder().arc(cx, cy, r, 0, 2 * Math.PI).close();
-  fillPath(canvas, path, color, opacity);
+export function circlePaint(picture: PictureSize, cx: number, cy: number, r: number, color: Rgb, opacity = 1): Paint {
+  if (r <= 0) return NOTHING;
+  return pathPaint(picture, new PathBuilder().arc(cx, cy, r, 0, 2 * Math.PI).close(), color, opacity);
 }
 
 /** A straight line of `width` pixels from (x1, y1) to (x2, y2), with butt ends. */
-export function strokeLine(
-  canvas: Canvas, x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb, opacity = 1,
-): void {
+export function linePaint(
+  picture: PictureSize, x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb, opacity = 1,
+): Paint {
   const length = Math.hypot(x2 - x1, y2 - y1);
-  if (length === 0 || width <= 0) return;
+  if (length === 0 || width <= 0) return NOTHING;
   // Half the width along the normal on each side.
   const nx = (-(y2 - y1) / length) * (width / 2);
   const ny = ((x2 - x1) / length) * (width / 2);
@@ -74,10 +85,56 @@ export function strokeLine(
     .lineTo(x2 - nx, y2 - ny)
     .lineTo(x1 - nx, y1 - ny)
     .close();
-  fillPath(canvas, path, color, opacity);
+  return pathPaint(picture, path, color, opacity);
 }
 
-/** Rasterises a path clipped to the canvas and composites it band by band. */
+/**
+ * A path rasterised within the picture and composited band by band: its edges are prepared
+ * once, and each band of the canvas gets the rows it holds.
+ */
+export function pathPaint(picture: PictureSize, path: PathBuilder, color: Rgb, opacity = 1): Paint {
+  const banded = new BandedPath(path, { x: 0, y: 0, width: picture.width, height: picture.height });
+  // One set of blend tables per canvas painted on, made when it is first painted.
+  let target: Canvas | undefined;
+  let fill: (band: CoverageMask) => void = () => undefined;
+  return {
+    top: banded.bounds.y,
+    bottom: banded.bounds.y + banded.bounds.height,
+    paint(canvas) {
+      if (canvas !== target) {
+        target = canvas;
+        fill = canvas.accumulatedFill(color, opacity);
+      }
+      banded.accumulate(canvas.top, canvas.bottom, fill);
+    },
+  };
+}
+
+/** A rectangle, painted now (see rectPaint). */
+export function fillRect(canvas: Canvas, x: number, y: number, width: number, height: number, color: Rgb, opacity = 1): void {
+  rectPaint(x, y, width, height, color, opacity).paint(canvas);
+}
+
+/** A rounded rectangle, painted now (see roundedRectPaint). */
+export function fillRoundedRect(
+  canvas: Canvas, x: number, y: number, width: number, height: number, radius: number, color: Rgb, opacity = 1,
+): void {
+  roundedRectPaint(canvas, x, y, width, height, radius, color, opacity).paint(canvas);
+}
+
+/** A disc, painted now (see circlePaint). */
+export function fillCircle(canvas: Canvas, cx: number, cy: number, r: number, color: Rgb, opacity = 1): void {
+  circlePaint(canvas, cx, cy, r, color, opacity).paint(canvas);
+}
+
+/** A line, painted now (see linePaint). */
+export function strokeLine(
+  canvas: Canvas, x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb, opacity = 1,
+): void {
+  linePaint(canvas, x1, y1, x2, y2, width, color, opacity).paint(canvas);
+}
+
+/** Rasterises a path clipped to the canvas and composites it band by band, now. */
 export function fillPath(canvas: Canvas, path: PathBuilder, color: Rgb, opacity = 1): void {
-  accumulateBands(path, canvas.bounds, canvas.accumulatedFill(color, opacity));
+  pathPaint(canvas, path, color, opacity).paint(canvas);
 }

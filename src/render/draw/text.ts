@@ -7,6 +7,7 @@ import type { Font } from '../font/font.js';
 import type { LaidOutLine } from '../layout.js';
 import type { Canvas } from './canvas.js';
 import type { Rgb } from './color.js';
+import { NOTHING, type Paint } from './paint.js';
 import { PathBuilder } from './path.js';
 import { rasterize, type CoverageMask } from './rasterize.js';
 
@@ -98,16 +99,40 @@ export interface LineStyle {
   readonly opacity?: number;
 }
 
-/** Draws a line with its pen starting at (x, baselineY); the baseline is rounded to a pixel. */
-export function drawLine(canvas: Canvas, line: LaidOutLine, x: number, baselineY: number, style: LineStyle, cache: GlyphCache): void {
+/**
+ * A laid-out line with its pen starting at (x, baselineY), the baseline rounded to a pixel: its
+ * glyphs' masks are found (or rasterised) once, and each band of the canvas gets their rows.
+ */
+export function textLinePaint(line: LaidOutLine, x: number, baselineY: number, style: LineStyle, cache: GlyphCache): Paint {
   const { font, size, color } = style;
+  const opacity = style.opacity ?? 1;
   const scale = size / font.unitsPerEm;
   const baseline = Math.round(baselineY);
+  const masks: CoverageMask[] = [];
+  const pens: number[] = [];
+  let top = Infinity;
+  let bottom = -Infinity;
   for (let i = 0; i < line.glyphs.length; i++) {
     const pen = Math.round((x + line.positions[i]! * scale) * SUBPIXELS);
     const whole = Math.floor(pen / SUBPIXELS);
     const mask = cache.mask(font, line.glyphs[i]!, size, pen - whole * SUBPIXELS);
     if (mask.width === 0) continue; // a space
-    canvas.fillMask(mask, color, style.opacity ?? 1, whole, baseline);
+    masks.push(mask);
+    pens.push(whole);
+    top = Math.min(top, baseline + mask.y);
+    bottom = Math.max(bottom, baseline + mask.y + mask.height);
   }
+  if (masks.length === 0) return NOTHING;
+  return {
+    top,
+    bottom,
+    paint(canvas) {
+      for (let i = 0; i < masks.length; i++) canvas.fillMask(masks[i]!, color, opacity, pens[i]!, baseline);
+    },
+  };
+}
+
+/** Draws a line now (see textLinePaint). */
+export function drawLine(canvas: Canvas, line: LaidOutLine, x: number, baselineY: number, style: LineStyle, cache: GlyphCache): void {
+  textLinePaint(line, x, baselineY, style, cache).paint(canvas);
 }

@@ -35,14 +35,6 @@ describe('Canvas.fillMask', () => {
   });
 });
 
-describe('Canvas.release', () => {
-  it('frees the pixels at once: the bytes are detached, zero of them left', () => {
-    const canvas = canvasWith(() => undefined);
-    canvas.release();
-    assert.equal(canvas.data.length, 0, 'detached');
-  });
-});
-
 describe('Canvas.fillAccumulated', () => {
   it('blends long runs of one α exactly as the per-pixel formula, at every start and length', () => {
     const color = { r: 200, g: 30, b: 90 };
@@ -67,3 +59,50 @@ describe('Canvas.fillAccumulated', () => {
 
 /** Runs from this length on go through the blend table (Canvas's BlendTable.MIN_RUN). */
 const BlendRuns = { min: 48 } as const;
+
+describe('Canvas bands', () => {
+  it('holds a band of rows: the rows a mask reaches there get what the whole canvas gives them', () => {
+    const whole = canvasWith((c) => c.fillMask(MASK, RED, 1, 2, 2));
+    const band = new Canvas(6, 5, 2);
+    band.showRows(3);
+    band.clear(WHITE);
+    band.fillMask(MASK, RED, 1, 2, 2);
+    assert.equal(band.data.length, 6 * 2 * 3, 'two rows of bytes');
+    assert.deepEqual([band.top, band.bottom], [3, 5]);
+    for (let x = 0; x < 6; x++) {
+      assert.deepEqual(band.pixel(x, 3), whole.pixel(x, 3), `(${x}, 3)`);
+      assert.deepEqual(band.pixel(x, 4), whole.pixel(x, 4), `(${x}, 4)`);
+    }
+  });
+
+  it('ends the last band at the picture: a band of 2 from row 4 of 5 holds one row', () => {
+    const band = new Canvas(6, 5, 2);
+    band.showRows(4);
+    assert.equal(band.bottom, 5);
+    assert.throws(() => band.pixel(0, 5), { name: 'RangeError', message: 'row 5 is not held (rows 4 to 4)' });
+    assert.throws(() => band.pixel(0, 3), { name: 'RangeError', message: 'row 3 is not held (rows 4 to 4)' });
+  });
+
+  it('refuses a band that does not fit and a first row off the picture', () => {
+    assert.throws(() => new Canvas(6, 5, 6), { name: 'TypeError', message: 'a canvas band of 6 rows does not fit 1 to 5' });
+    assert.throws(() => new Canvas(6, 5, 0), { name: 'TypeError', message: 'a canvas band of 0 rows does not fit 1 to 5' });
+    const band = new Canvas(6, 5, 2);
+    assert.throws(() => band.showRows(5), { name: 'RangeError', message: 'row 5 is not within 0 to 4' });
+    assert.throws(() => band.showRows(-1), { name: 'RangeError', message: 'row -1 is not within 0 to 4' });
+    assert.throws(() => band.showRows(1.5), { name: 'RangeError', message: 'row 1.5 is not within 0 to 4' });
+  });
+});
+
+describe('Canvas.showRows', () => {
+  it('holds fewer rows than the band when asked: drawing leaves the rest of the band alone', () => {
+    const band = new Canvas(6, 5, 3);
+    band.showRows(1);
+    band.clear(WHITE);
+    band.showRows(1, 2);
+    assert.deepEqual([band.top, band.bottom], [1, 3]);
+    band.fillMask({ x: 0, y: 0, width: 6, height: 5, data: new Float32Array(30).fill(1) }, RED);
+    assert.deepEqual([...band.data.subarray(0, 6 * 2 * 3)], new Array(12).fill([255, 0, 0]).flat(), 'rows 1 and 2 red');
+    assert.deepEqual([...band.data.subarray(6 * 2 * 3)], new Array(18).fill(255), 'the band\'s third row untouched');
+    assert.throws(() => band.showRows(0, 4), { name: 'RangeError', message: '4 rows do not fit a band of 3' });
+  });
+});

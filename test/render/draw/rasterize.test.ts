@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { arcSegments, FLATTEN_TOLERANCE, PathBuilder } from '../../../src/render/draw/path.js';
-import { accumulateBands, accumulatePath, BAND_ROWS, rasterize, type CoverageMask } from '../../../src/render/draw/rasterize.js';
+import { accumulateBands, accumulatePath, BAND_ROWS, BandedPath, rasterize, type CoverageMask } from '../../../src/render/draw/rasterize.js';
 
 const sum = (mask: CoverageMask) => mask.data.reduce((a, b) => a + b, 0);
 const at = (mask: CoverageMask, x: number, y: number) => mask.data[(y - mask.y) * mask.width + (x - mask.x)];
@@ -130,5 +130,27 @@ describe('accumulateBands', () => {
     let bands = 0;
     accumulateBands(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }, () => bands++);
     assert.equal(bands, 0);
+  });
+});
+
+describe('BandedPath', () => {
+  it('gives any range of rows, asked for again and again, exactly what accumulatePath holds for them', () => {
+    const path = new PathBuilder().arc(30.3, 20.7, 25.2, 0, 2 * Math.PI).close();
+    rect(path, 40.5, -3.25, 30, 50.5, false);
+    const clip = { x: 0, y: 0, width: 60, height: 70 };
+    const whole = accumulatePath(path, clip);
+    const banded = new BandedPath(path, clip);
+    assert.deepEqual(banded.bounds, { x: whole.x, y: whole.y, width: whole.width, height: whole.height }, 'the same bounds');
+    for (const [top, bottom] of [[0, 7], [7, 8], [-5, 3], [13, 45], [40, 1000], [0, 7]] as const) {
+      const seen: number[] = [];
+      banded.accumulate(top, bottom, (band) => {
+        const offset = (band.y - whole.y) * whole.width;
+        assert.deepEqual(band.data, whole.data.subarray(offset, offset + band.height * whole.width), `rows from ${band.y}`);
+        for (let y = band.y; y < band.y + band.height; y++) seen.push(y);
+      });
+      const expected: number[] = [];
+      for (let y = Math.max(top, whole.y); y < Math.min(bottom, whole.y + whole.height); y++) expected.push(y);
+      assert.deepEqual(seen, expected, `rows ${top} to ${bottom}, each once`);
+    }
   });
 });

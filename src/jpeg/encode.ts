@@ -43,7 +43,7 @@ export interface JpegImage {
 
 /**
  * Pixels produced a band of rows at a time, so the whole image never exists at once: the
- * encoder asks for each MCU row's source rows, top to bottom, just before it converts them.
+ * encoder asks for the next band of rows, top to bottom, just before it converts them.
  */
 export interface JpegBandedImage {
   /** Width in pixels, 1..65535. */
@@ -58,9 +58,9 @@ export interface JpegBandedImage {
    */
   data: Uint8Array | Uint8ClampedArray;
   /**
-   * Writes image rows [first, first + count) into `data`, row `first` at byte 0. Called with
-   * each MCU row's rows in order (8 rows, or 16 for 4:2:0; fewer for the last), count never
-   * more than the band's rows; an image modelled twice (over STORE_LIMIT_PIXELS) asks twice.
+   * Writes image rows [first, first + count) into `data`, row `first` at byte 0. Called in
+   * order with as many whole MCU rows (8 rows each, 16 for 4:2:0) as the band holds, fewer for
+   * the last band; an image modelled twice (over STORE_LIMIT_PIXELS) asks twice.
    * What it throws comes out of the encode unchanged.
    */
   drawRows(first: number, count: number): void;

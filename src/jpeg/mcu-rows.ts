@@ -4,9 +4,11 @@
  * and rows below the image are padded.
  *
  * A whole image's rows are read where they lie in its data. A banded image
- * (JpegBandedImage) is first asked to draw the MCU row's rows into its band,
- * row `top` at byte 0, and they are read from there: the offsets handed to
- * color.ts only lose `top` rows, so the row loops are the same for both.
+ * (JpegBandedImage) is asked to draw as many whole MCU rows as its band holds,
+ * row `top` at byte 0, when the next MCU row is not in the band yet, and they
+ * are read from there: the offsets handed to color.ts only lose `top` rows,
+ * so the row loops are the same for both. Fewer, larger bands keep the
+ * drawing's fixed costs per band small.
  */
 import {
   convertRowH1V1, convertRowH2V1, convertRowsH2V2, rowSourceOf, type PixelSource, type RowSource, type RowTarget,
@@ -29,6 +31,9 @@ export interface McuRowSource extends PixelSource {
 export class McuRowConverter {
   private readonly target: RowTarget;
   private readonly source: RowSource;
+  /** Image rows the band holds now, [bandTop, bandEnd); none yet. */
+  private bandTop = 0;
+  private bandEnd = 0;
 
   constructor(private readonly src: McuRowSource, private readonly layout: FrameLayout) {
     const [, cb, cr] = layout.components;
@@ -47,10 +52,30 @@ export class McuRowConverter {
     else this.fillColour(mcuRow);
   }
 
+  /**
+   * For a banded source, makes sure the band holds image rows [top, top + rows) (clipped to the
+   * image; rows wholly below it are padding and need none), asking it to draw from `top` as many
+   * whole MCU rows of `rows` as it holds when it does not; returns the image row at the band's
+   * byte 0. A whole image's rows lie at their own offsets: 0.
+   */
+  private drawBand(top: number, rows: number): number {
+    const { drawRows, height, width, channels, data } = this.src;
+    if (drawRows === undefined) return 0;
+    const needed = Math.min(top + rows, height);
+    if (top >= needed || (top >= this.bandTop && needed <= this.bandEnd)) return this.bandTop;
+    const bandRows = Math.floor(data.length / (width * channels));
+    // A band shorter than an MCU row holds the whole (short) image: validate.ts sees to it.
+    const count = Math.min(Math.max(1, Math.floor(bandRows / rows)) * rows, height - top);
+    drawRows(top, count);
+    this.bandTop = top;
+    this.bandEnd = top + count;
+    return top;
+  }
+
   private fillGrey(mcuRow: number): void {
     const { data, width, height } = this.src;
     const { plane, stride } = this.layout.components[0]!;
-    const bandTop = drawBand(this.src, mcuRow * 8, 8);
+    const bandTop = this.drawBand(mcuRow * 8, 8);
     for (let row = 0; row < 8; row++) {
       const y = mcuRow * 8 + row;
       const start = row * stride;
@@ -72,7 +97,7 @@ export class McuRowConverter {
     const rowBytes = width * channels;
     // Chroma rows that hold image data; later rows repeat the last of them.
     const chromaRows = Math.ceil(height / vMax);
-    const bandTop = drawBand(this.src, mcuRow * 8 * vMax, 8 * vMax);
+    const bandTop = this.drawBand(mcuRow * 8 * vMax, 8 * vMax);
     for (let row = 0; row < 8; row++) {
       t.yStart = row * vMax * t.yLength;
       t.cStart = row * t.cLength;
@@ -90,18 +115,6 @@ export class McuRowConverter {
       }
     }
   }
-}
-
-/**
- * Asks a banded source to draw image rows [top, top + rows), clipped to the image (rows wholly
- * below it are padding and need none), and returns the image row at the band's byte 0: `top`,
- * or 0 for a whole image, whose rows lie at their own offsets.
- */
-function drawBand(src: McuRowSource, top: number, rows: number): number {
-  if (src.drawRows === undefined) return 0;
-  const count = Math.min(rows, src.height - top);
-  if (count > 0) src.drawRows(top, count);
-  return top;
 }
 
 /** Copies plane row `first - 1` into rows `first .. first + count - 1`. */

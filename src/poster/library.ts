@@ -3,7 +3,7 @@
  * faces are loaded once, and the file goes to `<publicDir>/posters/<hash>.jpg` atomically.
  *
  * Two ways to render, the same bytes; neither holds a poster's pixels whole (render/poster.ts
- * paints a band of 16 rows just before the encoder takes it):
+ * paints a band of 64 rows just before the encoder takes it):
  * - `renderPoster(spec)` for one poster now and then: it keeps nothing. The encoder's buffers
  *   and the faces' bytes are freed before its promise settles, not left for a late full garbage
  *   collection.

@@ -33,11 +33,11 @@ function bandedOf(image: TestImage, bandRows: number, calls: DrawCall[] = []): J
   };
 }
 
-/** The calls an encode should make: `rowsPerMcuRow` rows at a time, the last clipped, `passes` times. */
-function expectedCalls(height: number, rowsPerMcuRow: number, passes = 1): DrawCall[] {
+/** The calls an encode should make: `rowsPerCall` rows at a time, the last clipped, `passes` times. */
+function expectedCalls(height: number, rowsPerCall: number, passes = 1): DrawCall[] {
   const calls: DrawCall[] = [];
   for (let pass = 0; pass < passes; pass++) {
-    for (let top = 0; top < height; top += rowsPerMcuRow) calls.push([top, Math.min(rowsPerMcuRow, height - top)]);
+    for (let top = 0; top < height; top += rowsPerCall) calls.push([top, Math.min(rowsPerCall, height - top)]);
   }
   return calls;
 }
@@ -94,19 +94,21 @@ describe('banded image', () => {
     assert.deepEqual(encodeJpeg(viaClamped, { subsampling: '4:2:2' }), encodeJpeg(image, { subsampling: '4:2:2' }));
   });
 
-  it('asks for each 16-row MCU row at 4:2:0, top to bottom, the last one clipped', () => {
+  it('asks for as many whole 16-row MCU rows as the band holds at 4:2:0, top to bottom, the last band clipped', () => {
     const calls: DrawCall[] = [];
     encodeJpeg(bandedOf(makeImage('poster', 21, 37, 3), 16, calls), { subsampling: '4:2:0' });
-    assert.deepEqual(calls, [[0, 16], [16, 16], [32, 5]]);
+    assert.deepEqual(calls, [[0, 16], [16, 16], [32, 5]], 'a band of 16 rows');
+    assert.deepEqual(drawCalls(makeImage('poster', 21, 37, 3), 40, {}), [[0, 32], [32, 5]], 'a band of 40 rows: two MCU rows at a time');
   });
 
-  it('asks for each 8-row MCU row at 4:4:4, 4:2:2 and grey', () => {
+  it('asks for as many whole 8-row MCU rows as the band holds at 4:4:4, 4:2:2 and grey', () => {
     const calls: DrawCall[] = [];
     encodeJpeg(bandedOf(makeImage('poster', 21, 20, 3), 16, calls), { subsampling: '4:4:4' });
-    assert.deepEqual(calls, [[0, 8], [8, 8], [16, 4]]);
+    assert.deepEqual(calls, [[0, 16], [16, 4]]);
     const image = makeImage('photo', 9, 17, 3);
-    assert.deepEqual(drawCalls(image, 17, { subsampling: '4:2:2' }), expectedCalls(17, 8), '4:2:2');
-    assert.deepEqual(drawCalls(makeImage('photo', 9, 17, 1), 16, {}), [[0, 8], [8, 8], [16, 1]], 'grey');
+    assert.deepEqual(drawCalls(image, 17, { subsampling: '4:2:2' }), [[0, 16], [16, 1]], '4:2:2, a band of 17 rows: 16 of them used');
+    assert.deepEqual(drawCalls(makeImage('photo', 9, 17, 1), 16, {}), [[0, 16], [16, 1]], 'grey');
+    assert.deepEqual(drawCalls(makeImage('photo', 9, 40, 3), 20, { subsampling: '4:4:4' }), [[0, 16], [16, 16], [32, 8]], 'a band of 20 rows: 16 of them used');
   });
 
   it('asks for the one row of a 1-row image once at 4:2:0', () => {
@@ -114,18 +116,19 @@ describe('banded image', () => {
   });
 
   it('asks for every row twice on the two-pass path and still gives the same bytes', () => {
+    // A band of 16 rows: one MCU row of 4:2:0, two of the others.
     const cases: Array<[string, 1 | 3 | 4, JpegOptions, number]> = [
       ['4:2:0', 3, { quality: 85 }, 16],
-      ['4:2:2 with restarts', 4, { subsampling: '4:2:2', restartInterval: 5 }, 8],
-      ['4:4:4', 3, { subsampling: '4:4:4' }, 8],
-      ['grey with restarts', 1, { restartInterval: 7 }, 8],
+      ['4:2:2 with restarts', 4, { subsampling: '4:2:2', restartInterval: 5 }, 16],
+      ['4:4:4', 3, { subsampling: '4:4:4' }, 16],
+      ['grey with restarts', 1, { restartInterval: 7 }, 16],
     ];
-    for (const [name, channels, options, rowsPerMcuRow] of cases) {
+    for (const [name, channels, options, rowsPerCall] of cases) {
       const image = makeImage('photo', 61, 45, channels);
       const calls: DrawCall[] = [];
       const bytes = encodeFrame(validate(bandedOf(image, 16, calls), options), 0);
       assert.deepEqual(bytes, encodeJpeg(image, options), `${name}: bytes`);
-      assert.deepEqual(calls, expectedCalls(45, rowsPerMcuRow, 2), `${name}: every row twice`);
+      assert.deepEqual(calls, expectedCalls(45, rowsPerCall, 2), `${name}: every row twice`);
     }
   });
 

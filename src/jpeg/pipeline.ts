@@ -24,6 +24,9 @@ import type { SpareBuffers } from './spare-buffers.js';
 import { SymbolStream } from './symbols.js';
 import type { EncodeSettings } from './validate.js';
 
+/** Records a kept first pass starts with room for, per block. */
+const RECORDS_PER_BLOCK = 5;
+
 /** Largest image (in pixels) whose symbols are kept between the passes: 16 Mi. */
 export const STORE_LIMIT_PIXELS = 1 << 24;
 
@@ -113,9 +116,13 @@ function eachMcuRow(frame: Frame, stream: SymbolStream, rowDone: (stream: Symbol
  * symbols themselves if `keep` (otherwise each row's are dropped once counted).
  */
 function modelImage(frame: Frame, keep: boolean): SymbolStream {
-  const { width, height } = frame.settings;
-  // Typical images need 0.1 to 0.5 records per pixel; the storage grows as needed.
-  const capacity = keep ? Math.min(Math.max(1024, (width * height) >> 3), 1 << 22) : frame.layout.mcusWide * 64;
+  const { mcusWide, mcusHigh, components } = frame.layout;
+  // Typical images need 3 to 10 records a block; the storage grows (doubling, with a copy) as
+  // needed. Counted by blocks, so 4:4:4's three full-size components start with room for them:
+  // the typical poster's 413,000 records at 4:4:4 fit 5 a block (was 1 per 8 pixels, 342,562,
+  // which grew to twice that: 4.1 MB held at once instead of 2.6).
+  const blocksPerMcu = components.reduce((sum, c) => sum + c.h * c.v, 0);
+  const capacity = keep ? Math.min(Math.max(1024, mcusWide * mcusHigh * blocksPerMcu * RECORDS_PER_BLOCK), 1 << 22) : mcusWide * 64;
   const stream = new SymbolStream(capacity, frame.spares);
   eachMcuRow(frame, stream, (s) => {
     if (!keep) s.clearRecords();

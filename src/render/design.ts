@@ -85,7 +85,7 @@ export function checkPosterSized(canvas: Canvas): void {
   }
 }
 
-/** The gradient, which covers every pixel, then the spec's shapes: what drawBackground paints. */
+/** What drawBackground paints: the gradient, which covers every pixel, then the shapes. */
 export function backgroundPaints(spec: PosterSpec): Paint[] {
   const { from, to, angle } = spec.background;
   const gradient = { from: parseHexColor(from), to: parseHexColor(to) };
@@ -181,7 +181,10 @@ export function drawText(canvas: Canvas, plan: TextPlan, cache = new GlyphCache(
   paintAll(canvas, textPaints(plan, cache));
 }
 
-/** The accent bar, then every line of every block, glyphs found in (or added to) `cache`: what drawText paints. */
+/**
+ * What drawText paints: the accent bar, then every line of every block, glyphs found in (or
+ * added to) `cache`.
+ */
 export function textPaints(plan: TextPlan, cache: GlyphCache): Paint[] {
   const bar = plan.accentBar;
   const paints = [roundedRectPaint(POSTER_SIZE, bar.x, bar.y, bar.width, bar.height, bar.height / 2, bar.color)];

@@ -97,10 +97,10 @@ export function renderPosterJpeg(spec: PosterSpec, fonts: PosterFonts, subsampli
 export const BAND_ROWS = 64;
 
 /**
- * A renderer for a run of posters (one per render worker). It never holds a poster's pixels:
- * the poster is made into a list of paints (render/draw/paint.ts: the gradient, the shapes, the
- * glyphs' masks), and each band of rows is painted on one small canvas just before the JPEG
- * encoder takes it (BAND_ROWS), instead of writing and reading back 8 MiB. It keeps that band, a JpegEncoder with its kept
+ * A renderer for a run of posters (one per render worker). It never holds a poster's pixels
+ * whole: the poster is made into a list of paints (render/draw/paint.ts: the gradient, the
+ * shapes, the glyphs' masks), and each band of BAND_ROWS rows is painted on one small canvas
+ * just before the JPEG encoder takes it. It keeps that band, a JpegEncoder with its kept
  * buffers, and a GlyphCache (at most GLYPH_CACHE_BYTES) so glyphs at sizes an earlier poster
  * used are not rasterised again. Drawing and encoding run without a pause, so no two renders
  * share them. Same bytes as `drawPoster` then `encodePoster`.

@@ -1,7 +1,7 @@
 /**
  * Typed arrays keep their bytes outside V8's heap, and those bytes go back to the system only
  * when a full garbage collection finds the array dead. Full collections come late for memory the
- * heap does not count, so a run of one-off renders piled up dead canvases and encoder buffers
+ * heap does not count, so a run of one-off renders piled up dead encoder buffers and font bytes
  * (bench/RESULTS.md, "Posters against the canvases"). Detaching the buffer frees it now.
  *
  * At a price, so only calls made for one poster or one image use it: after the first detached

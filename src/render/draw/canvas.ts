@@ -5,7 +5,7 @@
  *
  * A canvas may hold only a band of its rows (a window, moved with `showRows`): every operation
  * then changes only the rows held, each exactly as it would on the whole canvas, so a picture
- * drawn band by band (render/paint.ts) has the bytes of the picture drawn whole.
+ * drawn band by band (render/draw/paint.ts) has the bytes of the picture drawn whole.
  */
 import type { Rgb } from './color.js';
 import type { CoverageMask } from './rasterize.js';

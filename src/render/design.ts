@@ -72,17 +72,12 @@ export interface TextPlan {
  * holds, so nothing of an earlier poster shows through.
  */
 export function drawBackground(spec: PosterSpec, target?: Canvas): Canvas {
+  if (target !== undefined && (target.width !== POSTER_WIDTH || target.height !== POSTER_HEIGHT)) {
+    throw new TypeError(`drawBackground needs a ${POSTER_WIDTH}x${POSTER_HEIGHT} canvas, got ${target.width}x${target.height}`);
+  }
   const canvas = target ?? new Canvas(POSTER_WIDTH, POSTER_HEIGHT);
-  checkPosterSized(canvas);
   paintAll(canvas, backgroundPaints(spec));
   return canvas;
-}
-
-/** Refuses a canvas of another picture size (a band of a poster is fine). */
-export function checkPosterSized(canvas: Canvas): void {
-  if (canvas.width !== POSTER_WIDTH || canvas.height !== POSTER_HEIGHT) {
-    throw new TypeError(`a poster needs a ${POSTER_WIDTH}x${POSTER_HEIGHT} canvas, got ${canvas.width}x${canvas.height}`);
-  }
 }
 
 /** What drawBackground paints: the gradient, which covers every pixel, then the shapes. */

@@ -128,7 +128,7 @@ export class Canvas {
   }
 
   /**
-   * `fillAccumulated` for each band of one shape (a consumer for `accumulateBands`), with one
+   * `fillAccumulated` for each band of one shape (a consumer for `BandedPath`), with one
    * set of blend tables for all of them: a table made for a band's α serves the rows of the next
    * bands too, instead of being filled again for every band of 16 rows (400 tables of 768 bytes
    * a typical poster's three circles, a fifth of their compositing time, down to ~20).

@@ -47,28 +47,16 @@ export function accumulatePath(path: PathBuilder, clip?: { x: number; y: number;
   return { ...bounds, data };
 }
 
-/** Rows per band in {@link accumulateBands}: a band of a poster-wide shape is 72 KB. */
+/** Rows per band in {@link BandedPath}: a band of a poster-wide shape is 72 KB. */
 export const BAND_ROWS = 16;
 
 /**
- * {@link accumulatePath} a band of {@link BAND_ROWS} rows at a time, handing each band to
- * `consume` (which must use it before returning: the buffer is reused for the next band). Big
- * shapes then need one band of memory instead of a buffer over their whole bounds. Each pixel
- * receives the same additions in the same order as from `accumulatePath`, so the coverage is
- * bit for bit the same.
- */
-export function accumulateBands(
-  path: PathBuilder, clip: { x: number; y: number; width: number; height: number } | undefined,
-  consume: (band: CoverageMask) => void,
-): void {
-  new BandedPath(path, clip).accumulate(-Infinity, Infinity, consume);
-}
-
-/**
- * A path made ready to accumulate any range of rows, as often as asked: its bounds, edges and
- * one band's buffer are worked out once, for a shape painted into a picture band by band.
- * Rows are counted from the bounds' top whatever the range, so each pixel gets the additions
- * {@link accumulatePath} gives it, whichever band it falls in.
+ * A path made ready to accumulate any range of rows, as often as asked, {@link BAND_ROWS} rows
+ * at a time: big shapes need one band of memory instead of a buffer over their whole bounds,
+ * and the bounds, edges and that buffer are worked out once, for a shape painted into a picture
+ * band by band. Rows are counted from the bounds' top whatever the range, so each pixel gets
+ * the additions {@link accumulatePath} gives it, in the same order, whichever band it falls in:
+ * the coverage is bit for bit the same.
  */
 export class BandedPath {
   /** The pixel rectangle the path may touch (clipped). */
@@ -84,7 +72,8 @@ export class BandedPath {
 
   /**
    * Hands `consume` the rows from canvas row `top` up to (not including) `bottom` that lie in
-   * the bounds, {@link BAND_ROWS} at a time (see accumulateBands).
+   * the bounds, {@link BAND_ROWS} at a time; `consume` must use each band before it returns
+   * (the buffer is reused for the next).
    */
   accumulate(top: number, bottom: number, consume: (band: CoverageMask) => void): void {
     const { x, y, width, height } = this.bounds;

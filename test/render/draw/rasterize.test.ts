@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { arcSegments, FLATTEN_TOLERANCE, PathBuilder } from '../../../src/render/draw/path.js';
-import { accumulateBands, accumulatePath, BAND_ROWS, BandedPath, rasterize, type CoverageMask } from '../../../src/render/draw/rasterize.js';
+import { accumulatePath, BAND_ROWS, BandedPath, rasterize, type CoverageMask } from '../../../src/render/draw/rasterize.js';
 
 const sum = (mask: CoverageMask) => mask.data.reduce((a, b) => a + b, 0);
 const at = (mask: CoverageMask, x: number, y: number) => mask.data[(y - mask.y) * mask.width + (x - mask.x)];
@@ -109,14 +109,19 @@ describe('PathBuilder', () => {
   });
 });
 
-describe('accumulateBands', () => {
+/** A circle and a rectangle running off the clip's top, and that clip's whole accumulation. */
+function circleAndRect() {
+  const path = new PathBuilder().arc(30.3, 20.7, 25.2, 0, 2 * Math.PI).close();
+  rect(path, 40.5, -3.25, 30, 50.5, false);
+  const clip = { x: 0, y: 0, width: 60, height: 70 };
+  return { path, clip, whole: accumulatePath(path, clip) };
+}
+
+describe('BandedPath', () => {
   it('hands over bands of BAND_ROWS rows holding exactly what accumulatePath holds for those rows', () => {
-    const path = new PathBuilder().arc(30.3, 20.7, 25.2, 0, 2 * Math.PI).close();
-    rect(path, 40.5, -3.25, 30, 50.5, false);
-    const clip = { x: 0, y: 0, width: 60, height: 70 };
-    const whole = accumulatePath(path, clip);
+    const { path, clip, whole } = circleAndRect();
     const rows: number[] = [];
-    accumulateBands(path, clip, (band) => {
+    new BandedPath(path, clip).accumulate(-Infinity, Infinity, (band) => {
       assert.equal(band.x, whole.x, 'band x');
       assert.ok(band.height <= BAND_ROWS, `band of ${band.height} rows`);
       const offset = (band.y - whole.y) * whole.width;
@@ -128,17 +133,12 @@ describe('accumulateBands', () => {
 
   it('hands over nothing for a path outside the clip', () => {
     let bands = 0;
-    accumulateBands(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }, () => bands++);
+    new BandedPath(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }).accumulate(-Infinity, Infinity, () => bands++);
     assert.equal(bands, 0);
   });
-});
 
-describe('BandedPath', () => {
   it('gives any range of rows, asked for again and again, exactly what accumulatePath holds for them', () => {
-    const path = new PathBuilder().arc(30.3, 20.7, 25.2, 0, 2 * Math.PI).close();
-    rect(path, 40.5, -3.25, 30, 50.5, false);
-    const clip = { x: 0, y: 0, width: 60, height: 70 };
-    const whole = accumulatePath(path, clip);
+    const { path, clip, whole } = circleAndRect();
     const banded = new BandedPath(path, clip);
     assert.deepEqual(banded.bounds, { x: whole.x, y: whole.y, width: whole.width, height: whole.height }, 'the same bounds');
     for (const [top, bottom] of [[0, 7], [7, 8], [-5, 3], [13, 45], [40, 1000], [0, 7]] as const) {

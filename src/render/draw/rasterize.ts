@@ -52,9 +52,9 @@ export const BAND_ROWS = 16;
 
 /**
  * A path made ready to accumulate any range of rows, as often as asked, {@link BAND_ROWS} rows
- * at a time: big shapes need one band of memory instead of a buffer over their whole bounds,
- * and the bounds, edges and that buffer are worked out once, for a shape painted into a picture
- * band by band. Rows are counted from the bounds' top whatever the range, so each pixel gets
+ * at a time into a scratch buffer the caller lends: big shapes need one band of memory instead
+ * of a buffer over their whole bounds, and a picture's shapes can share it. The bounds and
+ * edges are worked out once, for a shape painted into a picture band by band. Rows are counted from the bounds' top whatever the range, so each pixel gets
  * the additions {@link accumulatePath} gives it, in the same order, whichever band it falls in:
  * the coverage is bit for bit the same.
  */
@@ -62,29 +62,33 @@ export class BandedPath {
   /** The pixel rectangle the path may touch (clipped). */
   readonly bounds: { x: number; y: number; width: number; height: number };
   readonly #edges: Float64Array;
-  readonly #data: Float32Array;
 
   constructor(path: PathBuilder, clip?: { x: number; y: number; width: number; height: number }) {
     this.bounds = maskBounds(path, clip);
     this.#edges = path.edges();
-    this.#data = new Float32Array(this.bounds.width * Math.min(BAND_ROWS, this.bounds.height));
+  }
+
+  /** Coverage values one band takes: the scratch buffer `accumulate` needs at least. */
+  get bandLength(): number {
+    return this.bounds.width * Math.min(BAND_ROWS, this.bounds.height);
   }
 
   /**
    * Hands `consume` the rows from canvas row `top` up to (not including) `bottom` that lie in
-   * the bounds, {@link BAND_ROWS} at a time; `consume` must use each band before it returns
-   * (the buffer is reused for the next).
+   * the bounds, {@link BAND_ROWS} at a time, each accumulated in `scratch` (at least
+   * `bandLength` values); `consume` must use each band before it returns (the buffer is
+   * reused for the next).
    */
-  accumulate(top: number, bottom: number, consume: (band: CoverageMask) => void): void {
+  accumulate(top: number, bottom: number, scratch: Float32Array, consume: (band: CoverageMask) => void): void {
     const { x, y, width, height } = this.bounds;
     if (width === 0 || height === 0) return;
-    const data = this.#data;
+    if (scratch.length < this.bandLength) throw new RangeError(`a band needs ${this.bandLength} coverage values, the scratch buffer has ${scratch.length}`);
     const from = Math.max(0, top - y);
     const to = Math.min(height, bottom - y);
     for (let first = from; first < to; first += BAND_ROWS) {
       const end = Math.min(to, first + BAND_ROWS);
       const rows = end - first;
-      const band = rows * width === data.length ? data : data.subarray(0, rows * width);
+      const band = scratch.subarray(0, rows * width);
       band.fill(0);
       accumulateRows(this.#edges, this.bounds, band, first, end);
       consume({ x, y: y + first, width, height: rows, data: band });

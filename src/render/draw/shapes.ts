@@ -105,7 +105,7 @@ export function pathPaint(picture: PictureSize, path: PathBuilder, color: Rgb, o
         target = canvas;
         fill = canvas.accumulatedFill(color, opacity);
       }
-      banded.accumulate(canvas.top, canvas.bottom, fill);
+      banded.accumulate(canvas.top, canvas.bottom, canvas.coverageScratch(banded.bandLength), fill);
     },
   };
 }

@@ -121,7 +121,7 @@ describe('BandedPath', () => {
   it('hands over bands of BAND_ROWS rows holding exactly what accumulatePath holds for those rows', () => {
     const { path, clip, whole } = circleAndRect();
     const rows: number[] = [];
-    new BandedPath(path, clip).accumulate(-Infinity, Infinity, (band) => {
+    new BandedPath(path, clip).accumulate(-Infinity, Infinity, new Float32Array(60 * BAND_ROWS), (band) => {
       assert.equal(band.x, whole.x, 'band x');
       assert.ok(band.height <= BAND_ROWS, `band of ${band.height} rows`);
       const offset = (band.y - whole.y) * whole.width;
@@ -133,7 +133,7 @@ describe('BandedPath', () => {
 
   it('hands over nothing for a path outside the clip', () => {
     let bands = 0;
-    new BandedPath(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }).accumulate(-Infinity, Infinity, () => bands++);
+    new BandedPath(rect(new PathBuilder(), 100, 100, 5, 5), { x: 0, y: 0, width: 50, height: 50 }).accumulate(-Infinity, Infinity, new Float32Array(0), () => bands++);
     assert.equal(bands, 0);
   });
 
@@ -141,9 +141,12 @@ describe('BandedPath', () => {
     const { path, clip, whole } = circleAndRect();
     const banded = new BandedPath(path, clip);
     assert.deepEqual(banded.bounds, { x: whole.x, y: whole.y, width: whole.width, height: whole.height }, 'the same bounds');
+    assert.throws(() => banded.accumulate(0, 7, new Float32Array(banded.bandLength - 1), () => undefined), {
+      name: 'RangeError', message: `a band needs ${banded.bandLength} coverage values, the scratch buffer has ${banded.bandLength - 1}`,
+    });
     for (const [top, bottom] of [[0, 7], [7, 8], [-5, 3], [13, 45], [40, 1000], [0, 7]] as const) {
       const seen: number[] = [];
-      banded.accumulate(top, bottom, (band) => {
+      banded.accumulate(top, bottom, new Float32Array(banded.bandLength).fill(7), (band) => {
         const offset = (band.y - whole.y) * whole.width;
         assert.deepEqual(band.data, whole.data.subarray(offset, offset + band.height * whole.width), `rows from ${band.y}`);
         for (let y = band.y; y < band.y + band.height; y++) seen.push(y);
